@@ -1,0 +1,101 @@
+/* bytes.h: bounds-checked big-endian getters. Values are built byte by
+ * byte, so host byte order and alignment never matter (the same code runs on
+ * x86-64 and on Linux on Z). A getter that would read past the end of its
+ * span returns false and leaves *out untouched: no read ever passes the end
+ * of a buffer. */
+#ifndef BYTES_H
+#define BYTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A read-only view of len bytes at p. */
+struct span {
+	const uint8_t *p;
+	size_t len;
+};
+
+static inline struct span
+span_make(const uint8_t *p, size_t len)
+{
+	struct span s = { p, len };
+	return s;
+}
+
+/* The sub-span [off, off + len); an empty span when it does not fit. */
+static inline struct span
+span_sub(struct span s, size_t off, size_t len)
+{
+	struct span r = { s.p, 0 };
+	if (off <= s.len && len <= s.len - off) {
+		r.p = s.p + off;
+		r.len = len;
+	}
+	return r;
+}
+
+static inline bool
+span_has(struct span s, size_t off, size_t width)
+{
+	return off <= s.len && width <= s.len - off;
+}
+
+/* An unsigned big-endian integer of width 1..8 bytes at off. */
+static inline bool
+be_uint(struct span s, size_t off, unsigned width, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (width == 0 || width > 8 || !span_has(s, off, width))
+		return false;
+	for (unsigned i = 0; i < width; i++)
+		v = (v << 8) | s.p[off + i];
+	*out = v;
+	return true;
+}
+
+static inline bool
+be_u8(struct span s, size_t off, uint8_t *out)
+{
+	if (!span_has(s, off, 1))
+		return false;
+	*out = s.p[off];
+	return true;
+}
+
+static inline bool
+be_u16(struct span s, size_t off, uint16_t *out)
+{
+	if (!span_has(s, off, 2))
+		return false;
+	*out = (uint16_t)(((unsigned)s.p[off] << 8) | s.p[off + 1]);
+	return true;
+}
+
+static inline bool
+be_u32(struct span s, size_t off, uint32_t *out)
+{
+	if (!span_has(s, off, 4))
+		return false;
+	*out = ((uint32_t)s.p[off] << 24) | ((uint32_t)s.p[off + 1] << 16) |
+	       ((uint32_t)s.p[off + 2] << 8) | (uint32_t)s.p[off + 3];
+	return true;
+}
+
+static inline bool
+be_u64(struct span s, size_t off, uint64_t *out)
+{
+	return be_uint(s, off, 8, out);
+}
+
+/* Writers, for the generator and tests: dst must hold width bytes. */
+static inline void
+put_be(uint8_t *dst, unsigned width, uint64_t v)
+{
+	for (unsigned i = width; i-- > 0;) {
+		dst[i] = (uint8_t)(v & 0xff);
+		v >>= 8;
+	}
+}
+
+#endif
