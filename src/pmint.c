@@ -1,0 +1,166 @@
+/* pmint.c: the #PMINT interval record, bound to copybooks/pmintds.lst.
+ * See pmint.h. The names below are the copybook's; every offset and length
+ * comes from the parsed listing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "layout_text.h"
+#include "pmint.h"
+
+static pm_status
+need_field(const struct pmint *pm, const char *name, int *index, char *err,
+           size_t errlen)
+{
+	*index = layout_field_index(&pm->lay, name);
+	if (*index < 0) {
+		snprintf(err, errlen, "#PMINTDS: field %s not found", name);
+		return PM_E_LAYOUT;
+	}
+	return PM_OK;
+}
+
+static pm_status
+need_equate(const struct pmint *pm, const char *name, long *value, char *err,
+            size_t errlen)
+{
+	if (!layout_equate(&pm->lay, name, value)) {
+		snprintf(err, errlen, "#PMINTDS: EQU %s not found", name);
+		return PM_E_LAYOUT;
+	}
+	return PM_OK;
+}
+
+/* The fields decoded for each part: every named binary field of the part
+ * with a width a getter can read. The common header is read separately. */
+static void
+build_items(struct pmint *pm)
+{
+	for (size_t i = 0; i < pm->lay.nfields; i++) {
+		const struct cb_field *f = &pm->lay.fields[i];
+		struct pm_item *it;
+
+		if (f->part == 0 || f->length == 0 || f->length > 8 ||
+		    (f->type != 'F' && f->type != 'H' && f->type != 'D' &&
+		     f->type != 'X'))
+			continue;
+		it = &pm->items[f->part][pm->nitems[f->part]++];
+		it->field = (uint16_t)i;
+		it->offset = (uint16_t)f->offset;
+		it->width = (uint8_t)f->length;
+	}
+}
+
+pm_status
+pmint_load(struct pmint *pm, char *err, size_t errlen)
+{
+	pm_status st;
+	long type, version, hdrlen, maxlen;
+
+	memset(pm, 0, sizeof *pm);
+	st = layout_parse(pmintds_listing, &pm->lay, err, errlen);
+	if (st != PM_OK)
+		return st;
+	if ((st = need_field(pm, "INTLEN", &pm->f_len, err, errlen)) ||
+	    (st = need_field(pm, "INTRTYPE", &pm->f_type, err, errlen)) ||
+	    (st = need_field(pm, "INTSEQ#", &pm->f_seq, err, errlen)) ||
+	    (st = need_field(pm, "INTVER#", &pm->f_ver, err, errlen)) ||
+	    (st = need_field(pm, "INTSDATE", &pm->f_sdate, err, errlen)) ||
+	    (st = need_field(pm, "INTSTIME", &pm->f_stime, err, errlen)) ||
+	    (st = need_field(pm, "INTEDATE", &pm->f_edate, err, errlen)) ||
+	    (st = need_field(pm, "INTETIME", &pm->f_etime, err, errlen)) ||
+	    (st = need_equate(pm, "INT$TYPE", &type, err, errlen)) ||
+	    (st = need_equate(pm, "INT$VER", &version, err, errlen)) ||
+	    (st = need_equate(pm, "INTHDRLN", &hdrlen, err, errlen)) ||
+	    (st = need_equate(pm, "INTMXLEN", &maxlen, err, errlen)))
+		return st;
+	pm->interval_type = (unsigned)type;
+	pm->current_version = (unsigned)version;
+	pm->header_len = pm->lay.part_end[0];
+	if (pm->header_len != (size_t)hdrlen) {
+		snprintf(err, errlen, "#PMINTDS: header fields end at %zu, INTHDRLN says %ld",
+		         pm->header_len, hdrlen);
+		return PM_E_LAYOUT;
+	}
+	pm->max_len = (size_t)maxlen;
+	pm->nparts = pm->lay.nparts - 1;
+	if (pm->nparts == 0) {
+		snprintf(err, errlen, "#PMINTDS: no parts (SEQ#=n comments) found");
+		return PM_E_LAYOUT;
+	}
+	for (unsigned p = 1; p <= pm->nparts; p++)
+		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
+		                  pm->lay.part_end[p] : pm->header_len;
+	build_items(pm);
+	return PM_OK;
+}
+
+static unsigned
+field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
+{
+	const struct cb_field *f = &pm->lay.fields[index];
+	return be_uint(rec, f->offset, (unsigned)f->length, v);
+}
+
+pm_status
+pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
+{
+	uint64_t len, t;
+
+	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &t))
+		return PM_E_PM_LENGTH;
+	*length = (size_t)len;
+	*type = (unsigned)t;
+	return PM_OK;
+}
+
+pm_status
+pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
+{
+	uint64_t v[8];
+	const int idx[8] = { pm->f_len, pm->f_type, pm->f_seq, pm->f_ver,
+	                     pm->f_sdate, pm->f_stime, pm->f_edate, pm->f_etime };
+
+	for (int i = 0; i < 8; i++)
+		if (!field_u(pm, idx[i], rec, &v[i]))
+			return PM_E_SHORT_PART;
+	h->length = (size_t)v[0];
+	h->type = (unsigned)v[1];
+	h->seq = (unsigned)v[2];
+	h->version = (unsigned)v[3];
+	h->sdate = (uint32_t)v[4];
+	h->stime = (uint32_t)v[5];
+	h->edate = (uint32_t)v[6];
+	h->etime = (uint32_t)v[7];
+	return PM_OK;
+}
+
+pm_status
+pm_part_decode(const struct pmint *pm, const struct pm_header *h,
+               struct span rec, uint64_t *values)
+{
+	unsigned p = h->seq;
+
+	if (p == 0 || p > pm->nparts)
+		return PM_E_BAD_SEQUENCE;
+	if (rec.len < pm->part_len[p])
+		return PM_E_SHORT_PART;
+	/* The length check above covers every item: read them unchecked would
+	 * be safe, but the getter costs nothing worth saving. */
+	for (size_t i = 0; i < pm->nitems[p]; i++) {
+		const struct pm_item *it = &pm->items[p][i];
+		(void)be_uint(rec, it->offset, it->width, &values[it->field]);
+	}
+	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
+}
+
+int
+pm_plausible(const struct pmint *pm, struct span rec)
+{
+	size_t len;
+	unsigned type;
+
+	if (pm_peek(pm, rec, &len, &type) != PM_OK)
+		return 0;
+	return len >= pm->lay.fields[pm->f_type].offset + 1 && len <= rec.len &&
+	       len <= 0x7fff;
+}

@@ -1,0 +1,76 @@
+/* check_bytes.c: the big-endian getters read byte by byte and never past
+ * the end of their span. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "bytes.h"
+
+static const uint8_t data[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xFF };
+
+START_TEST(values)
+{
+	struct span s = span_make(data, sizeof data);
+	uint8_t b;
+	uint16_t h;
+	uint32_t f;
+	uint64_t d;
+	ck_assert(be_u8(s, 8, &b) && b == 0xFF);
+	ck_assert(be_u16(s, 0, &h) && h == 0x0102);
+	ck_assert(be_u32(s, 1, &f) && f == 0x02030405);
+	ck_assert(be_u64(s, 0, &d) && d == 0x0102030405060708ULL);
+	ck_assert(be_uint(s, 6, 3, &d) && d == 0x0708FF);
+	ck_assert(be_u32(s, 5, &f) && f == 0x060708FFu); /* unaligned */
+}
+END_TEST
+
+START_TEST(bounds)
+{
+	struct span s = span_make(data, 4);
+	uint16_t h = 0xAAAA;
+	uint32_t f = 0xAAAAAAAA;
+	uint64_t d = 7;
+	/* every getter refuses a read that would pass the end, at every offset */
+	for (size_t off = 0; off <= 8; off++) {
+		ck_assert_int_eq(be_u16(s, off, &h), off + 2 <= 4);
+		ck_assert_int_eq(be_u32(s, off, &f), off + 4 <= 4);
+		ck_assert_int_eq(be_u64(s, off, &d), 0);
+	}
+	ck_assert(!be_u32(s, SIZE_MAX - 1, &f)); /* no overflow in off + width */
+	ck_assert(!be_uint(s, 0, 0, &d));
+	ck_assert(!be_uint(s, 0, 9, &d));
+	ck_assert_uint_eq(d, 7); /* untouched on refusal */
+	struct span sub = span_sub(s, 3, 2);
+	ck_assert_uint_eq(sub.len, 0);
+	sub = span_sub(s, 1, 3);
+	ck_assert_uint_eq(sub.len, 3);
+	ck_assert(be_u16(sub, 1, &h) && h == 0x0304);
+}
+END_TEST
+
+START_TEST(writer)
+{
+	uint8_t buf[8];
+	uint64_t d;
+	put_be(buf, 8, 0x1122334455667788ULL);
+	ck_assert_uint_eq(buf[0], 0x11);
+	ck_assert_uint_eq(buf[7], 0x88);
+	put_be(buf, 2, 0xABCD);
+	ck_assert(be_uint(span_make(buf, 2), 0, 2, &d) && d == 0xABCD);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("bytes");
+	TCase *tc = tcase_create("bytes");
+	tcase_add_test(tc, values);
+	tcase_add_test(tc, bounds);
+	tcase_add_test(tc, writer);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,153 @@
+/* check_pmint.c: decoding interval records by the layout. The records are
+ * built byte by byte at the offsets printed in the #PMINTDS listing, so a
+ * layout that drifted from the listing would fail here. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmint.h"
+
+static struct pmint pm;
+static uint64_t values[CB_MAX_FIELDS];
+
+static void
+setup(void)
+{
+	char err[128];
+	ck_assert_int_eq(pmint_load(&pm, err, sizeof err), PM_OK);
+	memset(values, 0, sizeof values);
+}
+
+static uint64_t
+value_of(const char *name)
+{
+	int i = layout_field_index(&pm.lay, name);
+	ck_assert_int_ge(i, 0);
+	return values[i];
+}
+
+/* Part 1 as the listing lays it out: header X'00'-X'1B', tasks at X'1C',
+ * X'20', CPU at X'24', X'28', INTDBIR triple at X'30'. */
+static size_t
+part1(uint8_t *r)
+{
+	memset(r, 0, 0xF0);
+	put_be(r + 0x00, 2, 0xF0);        /* INTLEN */
+	r[0x02] = 5;                      /* INTRTYPE */
+	r[0x03] = 1;                      /* INTSEQ# */
+	r[0x04] = 1;                      /* INTVER# */
+	put_be(r + 0x0C, 4, 0x0126334F);  /* INTSDATE */
+	put_be(r + 0x10, 4, 36000000);    /* INTSTIME 01:00 */
+	put_be(r + 0x14, 4, 0x0126334F);  /* INTEDATE */
+	put_be(r + 0x18, 4, 45000000);    /* INTETIME 01:15 */
+	put_be(r + 0x1C, 4, 1234);        /* INT#TSTR */
+	put_be(r + 0x20, 4, 1230);        /* INT#TEND */
+	put_be(r + 0x24, 4, 98765);       /* INTTIMSY */
+	put_be(r + 0x30, 4, 500000);      /* INTDBIRT */
+	put_be(r + 0x34, 4, 2500);        /* INTDBIRH */
+	put_be(r + 0x38, 4, 400);         /* INTDBIR# */
+	put_be(r + 0xEC, 4, 0x7FFFFFFF);  /* INTQUEW#, the last field */
+	return 0xF0;
+}
+
+START_TEST(header)
+{
+	uint8_t r[0xF0];
+	struct pm_header h;
+	size_t n = part1(r);
+	ck_assert_int_eq(pm_header_read(&pm, span_make(r, n), &h), PM_OK);
+	ck_assert_uint_eq(h.length, 0xF0);
+	ck_assert_uint_eq(h.type, 5);
+	ck_assert_uint_eq(h.seq, 1);
+	ck_assert_uint_eq(h.version, 1);
+	ck_assert_uint_eq(h.sdate, 0x0126334F);
+	ck_assert_uint_eq(h.etime, 45000000);
+	ck_assert_int_eq(pm_header_read(&pm, span_make(r, 0x1B), &h), PM_E_SHORT_PART);
+}
+END_TEST
+
+START_TEST(part1_fields)
+{
+	uint8_t r[0xF0];
+	struct pm_header h;
+	size_t n = part1(r);
+	ck_assert_int_eq(pm_header_read(&pm, span_make(r, n), &h), PM_OK);
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, n), values), PM_OK);
+	ck_assert_uint_eq(value_of("INT#TSTR"), 1234);
+	ck_assert_uint_eq(value_of("INT#TEND"), 1230);
+	ck_assert_uint_eq(value_of("INTTIMSY"), 98765);
+	ck_assert_uint_eq(value_of("INTDBIRT"), 500000);
+	ck_assert_uint_eq(value_of("INTDBIRH"), 2500);
+	ck_assert_uint_eq(value_of("INTDBIR#"), 400);
+	ck_assert_uint_eq(value_of("INTQUEW#"), 0x7FFFFFFF);
+}
+END_TEST
+
+START_TEST(part3_tod)
+{
+	uint8_t r[0xC0];
+	struct pm_header h = { 0xC0, 5, 3, 1, 0, 0, 0, 0 };
+	memset(r, 0, sizeof r);
+	put_be(r + 0x20, 8, 0x0000123456789ABCULL); /* INTSYTI */
+	put_be(r + 0x30, 8, 4096000000ULL);         /* INTZPTI: one second */
+	put_be(r + 0x48, 8, 0xFFFFFFFFFFFFFFFFULL); /* INTENTI */
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, sizeof r), values), PM_OK);
+	ck_assert_uint_eq(value_of("INTSYTI"), 0x0000123456789ABCULL);
+	ck_assert_uint_eq(value_of("INTZPTI"), 4096000000ULL);
+	ck_assert_uint_eq(value_of("INTENTI"), 0xFFFFFFFFFFFFFFFFULL);
+}
+END_TEST
+
+START_TEST(lengths)
+{
+	uint8_t r[0x100];
+	struct pm_header h = { 0xF4, 5, 2, 1, 0, 0, 0, 0 };
+	memset(r, 0, sizeof r);
+	put_be(r + 0xF0, 4, 77);                   /* INTXLI#, part 2's last field */
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0xF4), values), PM_OK);
+	ck_assert_uint_eq(value_of("INTXLI#"), 77);
+	/* one byte short of X'F4': damaged, nothing decoded */
+	memset(values, 0, sizeof values);
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0xF3), values), PM_E_SHORT_PART);
+	ck_assert_uint_eq(value_of("INTXLI#"), 0);
+	/* longer than the layout: known fields decoded, and said */
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_LONG_PART);
+	ck_assert_uint_eq(value_of("INTXLI#"), 77);
+	/* unknown part */
+	h.seq = 4;
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
+	h.seq = 0;
+	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
+}
+END_TEST
+
+START_TEST(peek)
+{
+	uint8_t r[3] = { 0x00, 0x40, 0x07 };
+	size_t len;
+	unsigned type;
+	ck_assert_int_eq(pm_peek(&pm, span_make(r, 3), &len, &type), PM_OK);
+	ck_assert_uint_eq(len, 0x40);
+	ck_assert_uint_eq(type, 7);
+	ck_assert_int_eq(pm_peek(&pm, span_make(r, 2), &len, &type), PM_E_PM_LENGTH);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("pmint");
+	TCase *tc = tcase_create("decode");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, header);
+	tcase_add_test(tc, part1_fields);
+	tcase_add_test(tc, part3_tod);
+	tcase_add_test(tc, lengths);
+	tcase_add_test(tc, peek);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
