@@ -1,0 +1,117 @@
+/* dispatch.c: the PM stage. See dispatch.h. */
+#include "dispatch.h"
+#include "pmtime.h"
+
+static void
+damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
+        const char *detail)
+{
+	s->tally->damaged += bytes;
+	s->tally->damaged_records++;
+	diag_at(s->diag, st, (int64_t)offset, "%s", detail);
+}
+
+/* Highest above sum, or time with no waits: kept as they are, but said. */
+static void
+check_buckets(struct pm_stage *s, const struct pm_header *h, struct span rec,
+              uint64_t offset)
+{
+	const struct layout *lay = &s->pm->lay;
+
+	for (size_t i = 0; i < lay->nbuckets; i++) {
+		const struct cb_bucket *b = &lay->buckets[i];
+		uint64_t sum = 0, high = 0, count = 0;
+
+		if (b->part != h->seq)
+			continue;
+		(void)be_uint(rec, lay->fields[b->sum].offset, 4, &sum);
+		(void)be_uint(rec, lay->fields[b->high].offset, 4, &high);
+		(void)be_uint(rec, lay->fields[b->count].offset, 4, &count);
+		if (high > sum)
+			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
+			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",
+			        b->label, (unsigned long long)high,
+			        (unsigned long long)sum);
+		else if (count == 0 && sum > 0)
+			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
+			        "%s: wait time %llu with no waits", b->label,
+			        (unsigned long long)sum);
+	}
+}
+
+void
+pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
+                uint64_t offset)
+{
+	const struct pmint *pm = s->pm;
+	struct pm_header h;
+	int64_t start, end;
+	size_t len;
+	unsigned type;
+	pm_status st;
+
+	if (pm_peek(pm, rec, &len, &type) != PM_OK) {
+		damaged(s, PM_E_PM_LENGTH, offset, rec.len, "record too short for a PM header");
+		return;
+	}
+	s->tally->records[KIND_PM][type & 0xff]++;
+	s->tally->bytes[KIND_PM][type & 0xff] += rec.len;
+	if (type != pm->interval_type) {
+		s->tally->skipped += rec.len;
+		return;
+	}
+	if (pm_header_read(pm, rec, &h) != PM_OK) {
+		damaged(s, PM_E_SHORT_PART, offset, rec.len, "shorter than the interval header");
+		return;
+	}
+	if (h.seq == 0 || h.seq > pm->nparts) {
+		damaged(s, PM_E_BAD_SEQUENCE, offset, rec.len, NULL);
+		return;
+	}
+	if ((st = pm_stamp(h.sdate, h.stime, PM_UNITS_PER_SECOND, &start)) != PM_OK) {
+		damaged(s, st, offset, rec.len, "interval start");
+		return;
+	}
+	if ((st = pm_stamp(h.edate, h.etime, PM_UNITS_PER_SECOND, &end)) != PM_OK) {
+		damaged(s, st, offset, rec.len, "interval end");
+		return;
+	}
+	if (end < start) {
+		damaged(s, PM_E_END_BEFORE_START, offset, rec.len, NULL);
+		return;
+	}
+	st = reasm_part(s->reasm, source, &h, start, end, rec, offset);
+	if (st == PM_E_SHORT_PART || st == PM_E_BAD_SEQUENCE) {
+		damaged(s, st, offset, rec.len, NULL);
+		return;
+	}
+	s->tally->used += rec.len;
+	if (st == PM_E_LONG_PART)
+		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h.seq, rec.len);
+	if (h.version != pm->current_version)
+		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h.version);
+	check_buckets(s, &h, rec, offset);
+}
+
+size_t
+pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
+               uint64_t offset)
+{
+	size_t pos = 0, min_len = s->pm->lay.fields[s->pm->f_seq].offset + 1;
+
+	while (pos < buf.len) {
+		struct span rest = span_sub(buf, pos, buf.len - pos);
+		size_t len;
+		unsigned type;
+
+		if (pm_peek(s->pm, rest, &len, &type) != PM_OK || len < min_len ||
+		    len > rest.len) {
+			damaged(s, PM_E_PM_LENGTH, offset + pos, rest.len,
+			        "rest of the record skipped");
+			return buf.len;
+		}
+		pm_stage_record(s, span_sub(rest, 0, len), source, offset + pos);
+		pos += len;
+	}
+	return pos;
+}

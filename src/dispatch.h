@@ -1,0 +1,35 @@
+/* dispatch.h: the PM stage. Takes PM records (from a PM stream, or found in
+ * SMF records), counts them in the inventory, and dispatches on INTRTYPE and
+ * INTSEQ#: interval parts are decoded into the reassembler; other record
+ * types are skipped by their length and counted. Accounts each PM record's
+ * bytes as used, skipped or damaged. */
+#ifndef DISPATCH_H
+#define DISPATCH_H
+
+#include <stdint.h>
+
+#include "bytes.h"
+#include "diag.h"
+#include "pmint.h"
+#include "reasm.h"
+#include "tally.h"
+
+struct pm_stage {
+	const struct pmint *pm;
+	struct reasm *reasm;
+	struct diag *diag;
+	struct tally *tally;
+};
+
+/* One PM record: rec spans exactly its INTLEN bytes; offset is its file
+ * offset (or the nearest known one, for records inside spanned SMF data). */
+void pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
+                     uint64_t offset);
+
+/* Walk a stream of PM records back to back within buf (e.g. the data of an
+ * RDW record holding PM records); returns bytes consumed. Damage ends the
+ * walk, and the remainder is counted as damaged. */
+size_t pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
+                      uint64_t offset);
+
+#endif

@@ -1,0 +1,162 @@
+/* pipeline.c: the reading stages wired together. See pipeline.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "pipeline.h"
+
+struct pipeline {
+	struct pipeline_opts o;
+	struct diag *diag;
+	struct tally total;
+	struct tally file;    /* the input being read */
+	struct sources *sources;
+	uint32_t label_source;
+	struct pm_stage stage;
+	struct smf_reader *smf;
+	struct reasm *reasm;
+	struct framer *fr;    /* while an input is read */
+};
+
+void
+pipeline_defaults(struct pipeline_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->framing = FRAMING_AUTO;
+	o->smf.type = 230;
+	o->smf.pm_offset = -1;
+	o->smf.codepage = "IBM-037";
+	o->max_record = 16u << 20;
+	o->max_pending = 1024;
+	o->max_sources = 4096;
+	o->buffer_size = 4u << 20;
+}
+
+struct pipeline *
+pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
+              struct sources *src, interval_fn emit, void *ctx, struct diag *d,
+              pm_status *st)
+{
+	struct pipeline *p = calloc(1, sizeof *p);
+	const char *label = o->source_label ? o->source_label : "";
+	struct reasm_opts ro = { o->max_pending, o->max_pending * 4 };
+
+	if (!p) {
+		*st = PM_E_NOMEM;
+		return NULL;
+	}
+	p->o = *o;
+	p->diag = d;
+	p->sources = src;
+	if ((*st = sources_intern(src, label, strlen(label), &p->label_source)) != PM_OK)
+		goto fail;
+	if (!(p->smf = smf_open(&o->smf, pm, src, d, st)))
+		goto fail;
+	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total))) {
+		*st = PM_E_NOMEM;
+		goto fail;
+	}
+	p->stage.pm = pm;
+	p->stage.reasm = p->reasm;
+	p->stage.diag = d;
+	p->stage.tally = &p->total;
+	*st = PM_OK;
+	return p;
+fail:
+	pipeline_close(p);
+	return NULL;
+}
+
+/* The framer asks this before joining a spanned record: SMF content keeps
+ * only the selected type; PM content keeps everything. */
+static bool
+want_record(const uint8_t *head, size_t head_len, void *ctx)
+{
+	struct pipeline *p = ctx;
+	if (p->fr == NULL || framer_content(p->fr) != CONTENT_SMF)
+		return true;
+	return smf_want(head, head_len, p->smf);
+}
+
+static void
+take_record(struct pipeline *p, const struct fr_record *rec)
+{
+	if (framer_content(p->fr) == CONTENT_SMF) {
+		smf_record(p->smf, rec, &p->stage);
+	} else if (framer_framing(p->fr) == FRAMING_PM) {
+		pm_stage_record(&p->stage, span_make(rec->data, rec->len),
+		                p->label_source, rec->offset);
+	} else {
+		/* PM records behind RDWs: the descriptors are framing */
+		p->file.used += rec->input_bytes - (rec->len - 4);
+		pm_stage_chain(&p->stage, span_make(rec->data + 4, rec->len - 4),
+		               p->label_source,
+		               rec->contiguous ? rec->offset + 4 : rec->offset);
+	}
+}
+
+int
+pipeline_read(struct pipeline *p, struct input *in)
+{
+	struct framer_opts fo = { p->o.framing, CONTENT_AUTO, p->o.max_record,
+	                          p->o.buffer_size, want_record, p };
+	struct fr_record rec;
+	pm_status st;
+	int rc = 0;
+
+	memset(&p->file, 0, sizeof p->file);
+	p->diag->file = in->name;
+	p->stage.tally = &p->file;
+	p->fr = framer_open(in, &fo, p->diag, &p->file, &st);
+	if (!p->fr) {
+		/* nothing could be read as records: all of it is damaged */
+		p->file.damaged += p->file.bytes_read - tally_accounted(&p->file);
+		rc = -1;
+	} else {
+		int n;
+		while ((n = framer_next(p->fr, &rec)) > 0)
+			take_record(p, &rec);
+		if (n < 0)
+			rc = -1;
+		framer_close(p->fr);
+		p->fr = NULL;
+	}
+	if (tally_accounted(&p->file) != p->file.bytes_read)
+		diag_at(p->diag, PM_E_ACCOUNTING, DIAG_NO_OFFSET,
+		        "%llu bytes read, %llu accounted for",
+		        (unsigned long long)p->file.bytes_read,
+		        (unsigned long long)tally_accounted(&p->file));
+	/* intervals completed while reading count for the run */
+	tally_add(&p->total, &p->file);
+	p->stage.tally = &p->total;
+	p->diag->file = NULL;
+	return rc;
+}
+
+void
+pipeline_finish(struct pipeline *p)
+{
+	reasm_finish(p->reasm);
+}
+
+const struct tally *
+pipeline_tally(const struct pipeline *p)
+{
+	return &p->total;
+}
+
+uint64_t
+pipeline_position(const struct pipeline *p)
+{
+	return p->fr ? framer_position(p->fr) : 0;
+}
+
+void
+pipeline_close(struct pipeline *p)
+{
+	if (!p)
+		return;
+	reasm_close(p->reasm);
+	smf_close(p->smf);
+	free(p);
+}

@@ -1,0 +1,54 @@
+/* pipeline.h: the reading stages wired together: input -> framing -> smf ->
+ * pm -> reassembly, ending in an interval callback. The program, the chunk
+ * tests and the fuzzers all drive this one wiring, each with its own input
+ * (a file, a pipe, or memory in chunks). */
+#ifndef PIPELINE_H
+#define PIPELINE_H
+
+#include "diag.h"
+#include "framing.h"
+#include "input.h"
+#include "pmint.h"
+#include "reasm.h"
+#include "smf.h"
+#include "sources.h"
+#include "tally.h"
+
+struct pipeline_opts {
+	enum framing framing;
+	struct smf_opts smf;
+	const char *source_label;  /* source of PM streams without SMF headers */
+	size_t max_record;         /* largest logical record */
+	size_t max_pending;        /* intervals waiting for parts */
+	size_t max_sources;
+	size_t buffer_size;        /* read buffer */
+};
+
+/* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
+ * pending intervals, 4096 sources, 4 MiB reads. */
+void pipeline_defaults(struct pipeline_opts *o);
+
+struct pipeline;
+
+/* src holds the source names (the caller's, so that reports can name the
+ * sources of the intervals they are handed); max_sources sizes it. */
+struct pipeline *pipeline_open(const struct pipeline_opts *o,
+                               const struct pmint *pm, struct sources *src,
+                               interval_fn emit, void *ctx, struct diag *d,
+                               pm_status *st);
+
+/* Read one input to its end. Returns 0, or -1 when it could not be opened
+ * or read to its end (already reported). Checks that every byte read was
+ * accounted for. */
+int pipeline_read(struct pipeline *p, struct input *in);
+
+/* Emit the intervals still waiting for parts. */
+void pipeline_finish(struct pipeline *p);
+
+const struct tally *pipeline_tally(const struct pipeline *p);
+/* Bytes read so far from the current input (for progress). */
+uint64_t pipeline_position(const struct pipeline *p);
+
+void pipeline_close(struct pipeline *p);
+
+#endif

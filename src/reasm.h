@@ -1,0 +1,59 @@
+/* reasm.h: the three parts of each interval become one interval.
+ *
+ * Intervals are keyed by (source, start, end). Parts may come in any order,
+ * interleaved with other intervals and sources. Intervals are emitted in the
+ * order their first part arrived: an interval at the head of that queue is
+ * emitted as soon as it is complete, or as incomplete once `horizon` more
+ * interval parts have arrived after it (it is far behind the stream and can
+ * no longer be completed), or when the queue holds max_pending intervals.
+ * Memory is fixed at open: nothing is allocated per part. */
+#ifndef REASM_H
+#define REASM_H
+
+#include <stdint.h>
+
+#include "bytes.h"
+#include "copybook.h"
+#include "diag.h"
+#include "pmint.h"
+#include "tally.h"
+
+struct interval {
+	uint32_t source;
+	uint32_t sdate, stime, edate, etime; /* as recorded */
+	int64_t start, end;                  /* stamps, see pmtime.h */
+	unsigned parts;                      /* bit p set: part p present */
+	uint64_t offset;                     /* file offset of its first part */
+	uint64_t v[CB_MAX_FIELDS];           /* field values, by layout index */
+};
+
+typedef void (*interval_fn)(const struct interval *iv, void *ctx);
+
+struct reasm_opts {
+	size_t max_pending;  /* intervals waiting for parts, e.g. 1024 */
+	uint64_t horizon;    /* parts after which a waiting interval is lost */
+};
+
+struct reasm;
+
+struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
+                         interval_fn emit, void *ctx, struct diag *d,
+                         struct tally *t);
+
+/* Take one interval part: h is its header (already read), start and end
+ * its stamps, rec the whole PM record. Decodes the part's fields into the
+ * interval. A part already present is reported as a duplicate (first copy
+ * kept). Returns the status of the part's decoding. */
+pm_status reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
+                     int64_t start, int64_t end, struct span rec,
+                     uint64_t offset);
+
+/* The whole-set mask of parts, e.g. 0xE for parts 1, 2 and 3. */
+unsigned reasm_all_parts(const struct reasm *r);
+
+/* Emit every interval still waiting, in order (incomplete ones reported). */
+void reasm_finish(struct reasm *r);
+
+void reasm_close(struct reasm *r);
+
+#endif

@@ -1,0 +1,226 @@
+/* smf.c: SMF records to PM records. See smf.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebcdic.h"
+#include "layout_text.h"
+#include "smf.h"
+
+/* How far past the SMF header the first PM record may start: the product
+ * header (#PMSMHDS) is not public, but it is a header, not a payload. */
+#define PRODUCT_HEADER_MAX 1024
+#define SOURCE_RAW_MAX 64
+
+struct smf_reader {
+	struct smf_opts o;
+	const struct pmint *pm;
+	struct sources *sources;
+	struct diag *diag;
+	struct conv *conv;
+	struct layout hdr;
+	const struct cb_field *f_flg, *f_rty, *f_sid;
+	size_t std_len, ext_len;
+	long ext_flag;
+	long cached_offset;       /* where the last record's PM chain began */
+	size_t min_pm_len;
+	/* the last system id (and CV name) seen, raw, and its source id */
+	uint8_t last_raw[SOURCE_RAW_MAX];
+	size_t last_raw_len;
+	uint32_t last_source;
+};
+
+static pm_status
+hdr_field(struct smf_reader *r, const char *name, const struct cb_field **f)
+{
+	*f = layout_field(&r->hdr, name);
+	return *f ? PM_OK : PM_E_LAYOUT;
+}
+
+struct smf_reader *
+smf_open(const struct smf_opts *o, const struct pmint *pm, struct sources *src,
+         struct diag *d, pm_status *st)
+{
+	struct smf_reader *r = calloc(1, sizeof *r);
+	char err[128];
+	long std_len, ext_len;
+
+	if (!r) {
+		*st = PM_E_NOMEM;
+		return NULL;
+	}
+	r->o = *o;
+	r->pm = pm;
+	r->sources = src;
+	r->diag = d;
+	r->cached_offset = -1;
+	r->min_pm_len = pm->lay.fields[pm->f_seq].offset + 1;
+	if ((*st = layout_parse(smfhdr_listing, &r->hdr, err, sizeof err)) != PM_OK ||
+	    (*st = hdr_field(r, "SMFFLG", &r->f_flg)) != PM_OK ||
+	    (*st = hdr_field(r, "SMFRTY", &r->f_rty)) != PM_OK ||
+	    (*st = hdr_field(r, "SMFSID", &r->f_sid)) != PM_OK ||
+	    !layout_equate(&r->hdr, "SMFHDRLN", &std_len) ||
+	    !layout_equate(&r->hdr, "SMFXHDLN", &ext_len) ||
+	    !layout_equate(&r->hdr, "SMF$STY", &r->ext_flag)) {
+		*st = PM_E_LAYOUT;
+		smf_close(r);
+		return NULL;
+	}
+	r->std_len = (size_t)std_len;
+	r->ext_len = (size_t)ext_len;
+	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
+		smf_close(r);
+		return NULL;
+	}
+	*st = PM_OK;
+	return r;
+}
+
+void
+smf_close(struct smf_reader *r)
+{
+	if (r) {
+		conv_close(r->conv);
+		free(r);
+	}
+}
+
+bool
+smf_want(const uint8_t *head, size_t head_len, void *ctx)
+{
+	const struct smf_reader *r = ctx;
+	uint8_t type;
+	return be_u8(span_make(head, head_len), r->f_rty->offset, &type) &&
+	       type == r->o.type;
+}
+
+/* Whether the PM records from off chain exactly to the end of rec, each one
+ * looking like a PM record: plausible length, type, part and version. */
+static bool
+chain_fits(const struct smf_reader *r, struct span rec, size_t off)
+{
+	const struct pmint *pm = r->pm;
+	size_t n = 0;
+
+	while (off < rec.len) {
+		struct span rest = span_sub(rec, off, rec.len - off);
+		struct pm_header h;
+		size_t len;
+		unsigned type;
+
+		if (pm_peek(pm, rest, &len, &type) != PM_OK || len < r->min_pm_len ||
+		    len > rest.len || type == 0 || type > 127)
+			return false;
+		if (type == pm->interval_type) {
+			if (pm_header_read(pm, span_sub(rest, 0, len), &h) != PM_OK ||
+			    h.seq == 0 || h.seq > pm->nparts || h.version == 0)
+				return false;
+		} else {
+			uint8_t seq;
+			if (!be_u8(rest, pm->lay.fields[pm->f_seq].offset, &seq) || seq > 15)
+				return false;
+		}
+		off += len;
+		n++;
+	}
+	return n > 0;
+}
+
+static long
+find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
+{
+	size_t last = hdr_len + PRODUCT_HEADER_MAX;
+
+	if (r->o.pm_offset >= 0)
+		return chain_fits(r, rec, (size_t)r->o.pm_offset) ? r->o.pm_offset : -1;
+	if (r->cached_offset >= (long)hdr_len &&
+	    chain_fits(r, rec, (size_t)r->cached_offset))
+		return r->cached_offset;
+	if (last > rec.len)
+		last = rec.len;
+	for (size_t off = hdr_len; off < last; off++)
+		if (chain_fits(r, rec, off))
+			return r->cached_offset = (long)off;
+	return -1;
+}
+
+/* The source id for the record's system id (and CV name): converted from
+ * EBCDIC only when it differs from the last record's. */
+static pm_status
+record_source(struct smf_reader *r, struct span rec, uint32_t *id)
+{
+	struct span sid = span_sub(rec, r->f_sid->offset, r->f_sid->length);
+	struct span cv = span_sub(rec, r->o.cv_offset, r->o.cv_length);
+	uint8_t raw[SOURCE_RAW_MAX];
+	size_t raw_len = sid.len + cv.len;
+	char name[SOURCE_NAME_MAX];
+	size_t n;
+	pm_status st;
+
+	if (raw_len > sizeof raw)
+		raw_len = sizeof raw;
+	memcpy(raw, sid.p, sid.len);
+	memcpy(raw + sid.len, cv.p, raw_len - sid.len);
+	if (raw_len == r->last_raw_len && memcmp(raw, r->last_raw, raw_len) == 0) {
+		*id = r->last_source;
+		return PM_OK;
+	}
+	n = conv_text(r->conv, sid.p, sid.len, name, sizeof name);
+	if (r->o.cv_length && n + 2 < sizeof name) {
+		name[n++] = '/';
+		n += conv_text(r->conv, cv.p, cv.len, name + n, sizeof name - n);
+	}
+	if ((st = sources_intern(r->sources, name, n, id)) != PM_OK)
+		return st;
+	memcpy(r->last_raw, raw, raw_len);
+	r->last_raw_len = raw_len;
+	r->last_source = *id;
+	return PM_OK;
+}
+
+void
+smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *pm)
+{
+	struct span s = span_make(rec->data, rec->len);
+	struct tally *t = pm->tally;
+	uint8_t type = 0, flag = 0;
+	size_t hdr_len;
+	uint32_t source;
+	long off;
+	pm_status st;
+
+	(void)be_u8(span_make(rec->head, rec->head_len), r->f_rty->offset, &type);
+	t->records[KIND_SMF][type]++;
+	t->bytes[KIND_SMF][type] += rec->input_bytes;
+	if (rec->data == NULL || type != r->o.type) {
+		t->skipped += rec->input_bytes;
+		return;
+	}
+	(void)be_u8(s, r->f_flg->offset, &flag);
+	hdr_len = (flag & r->ext_flag) ? r->ext_len : r->std_len;
+	if (s.len < hdr_len) {
+		t->damaged += rec->input_bytes;
+		t->damaged_records++;
+		diag_at(r->diag, PM_E_SMF_HEADER, (int64_t)rec->offset,
+		        "%zu bytes, header needs %zu", s.len, hdr_len);
+		return;
+	}
+	off = find_pm_offset(r, s, hdr_len);
+	if (off < 0) {
+		t->damaged += rec->input_bytes;
+		t->damaged_records++;
+		diag_at(r->diag, PM_E_NO_PM_OFFSET, (int64_t)rec->offset,
+		        "SMF type %u record of %zu bytes skipped", type, s.len - 4);
+		return;
+	}
+	if ((st = record_source(r, s, &source)) != PM_OK) {
+		t->damaged += rec->input_bytes;
+		t->damaged_records++;
+		diag_at(r->diag, st, (int64_t)rec->offset, NULL);
+		return;
+	}
+	/* descriptors, SMF header and product header */
+	t->used += rec->input_bytes - (s.len - (size_t)off);
+	pm_stage_chain(pm, span_sub(s, (size_t)off, s.len - (size_t)off), source,
+	               rec->contiguous ? rec->offset + (uint64_t)off : rec->offset);
+}

@@ -1,0 +1,51 @@
+/* smf.h: SMF records to PM records.
+ *
+ * Selects the SMF record type holding PM data (--smf-type, default 230),
+ * reads the standard header (18 bytes, 24 with flag x'40'; layout from
+ * copybooks/smfhdr.lst), names the source from the system id (EBCDIC, via
+ * iconv) and optionally a CV name at a site-given offset, then finds the
+ * first PM record after the undocumented product header (#PMSMHDS): the
+ * offset where a chain of inclusive halfword lengths, every one a plausible
+ * PM record, ends exactly at the end of the SMF record. The offset that
+ * worked is cached and tried first on the next record; --pm-offset forces
+ * one. */
+#ifndef SMF_H
+#define SMF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "dispatch.h"
+#include "framing.h"
+#include "pmint.h"
+#include "sources.h"
+#include "tally.h"
+
+struct smf_opts {
+	unsigned type;        /* SMF record type of PM data */
+	long pm_offset;       /* from the RDW; -1 finds it */
+	const char *codepage; /* of the system id and CV name */
+	size_t cv_offset;     /* CV name within the SMF record, from the RDW */
+	size_t cv_length;     /* 0: no CV name */
+};
+
+struct smf_reader;
+
+struct smf_reader *smf_open(const struct smf_opts *o, const struct pmint *pm,
+                            struct sources *src, struct diag *d,
+                            pm_status *st);
+
+/* For the framer: keep only records of the selected type. ctx: smf_reader. */
+bool smf_want(const uint8_t *head, size_t head_len, void *ctx);
+
+/* Take one logical SMF record (starting with its RDW): count it in the
+ * inventory, account its bytes in pm->tally, and hand its PM records to
+ * pm. */
+void smf_record(struct smf_reader *r, const struct fr_record *rec,
+                struct pm_stage *pm);
+
+void smf_close(struct smf_reader *r);
+
+#endif

@@ -1,0 +1,34 @@
+/* tally.h: the byte accounting and the record inventory. Every input byte
+ * is counted exactly once: used (decoded, or framing that led to decoded
+ * data), skipped (records of other types), or damaged. Each stage adds its
+ * own share; used + skipped + damaged equals the bytes read. */
+#ifndef TALLY_H
+#define TALLY_H
+
+#include <stdint.h>
+
+enum rec_kind { KIND_SMF, KIND_PM, KIND_COUNT };
+
+struct tally {
+	uint64_t bytes_read;
+	uint64_t used, skipped, damaged;
+	/* framing */
+	uint64_t segments;          /* segments of spanned records */
+	uint64_t spanned;           /* logical records made of several segments */
+	uint64_t orphans;           /* middle or last segments with no first */
+	uint64_t truncated;         /* records cut short at end of input */
+	uint64_t damaged_records;   /* records reported as damaged */
+	/* inventory: logical records and their input bytes, per kind and type */
+	uint64_t records[KIND_COUNT][256];
+	uint64_t bytes[KIND_COUNT][256];
+	/* intervals */
+	uint64_t intervals_complete, intervals_incomplete, duplicate_parts;
+};
+
+/* Add every figure of from into into. */
+void tally_add(struct tally *into, const struct tally *from);
+
+/* used + skipped + damaged */
+uint64_t tally_accounted(const struct tally *t);
+
+#endif
