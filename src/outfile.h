@@ -1,0 +1,31 @@
+/* outfile.h: report output that is never left half-written under its final
+ * name. A regular file (or a new one) is written to a temporary file beside
+ * it and renamed over it only when complete; /dev/null, FIFOs, terminals and
+ * other non-regular files are written directly and never renamed over. */
+#ifndef OUTFILE_H
+#define OUTFILE_H
+
+#include <stdio.h>
+
+#include "status.h"
+
+struct outfile {
+	FILE *fp;
+	char *path;      /* final name; NULL for standard output */
+	char *tmp_path;  /* temporary name, when renaming at the end */
+};
+
+/* Open path for writing ("-" or NULL: standard output). */
+pm_status outfile_open(struct outfile *o, const char *path);
+
+/* Flush, check for write errors, and move the file into place. On failure
+ * the temporary is removed and the old file is left as it was. */
+pm_status outfile_commit(struct outfile *o);
+
+/* Give up: remove the temporary. */
+void outfile_abort(struct outfile *o);
+
+/* Remove the temporary file from a signal handler (async-signal-safe). */
+void outfile_remove_on_signal(void);
+
+#endif
