@@ -31,7 +31,8 @@ typedef void (*interval_fn)(const struct interval *iv, void *ctx);
 
 struct reasm_opts {
 	size_t max_pending;  /* intervals waiting for parts, e.g. 1024 */
-	uint64_t horizon;    /* parts after which a waiting interval is lost */
+	uint64_t horizon;    /* parts after which a waiting interval is lost;
+	                        0: none, only max_pending bounds the wait */
 };
 
 struct reasm;
@@ -43,7 +44,10 @@ struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 /* Take one interval part: h is its header (already read), start and end
  * its stamps, rec the whole PM record. Decodes the part's fields into the
  * interval. A part already present is reported as a duplicate (first copy
- * kept). Returns the status of the part's decoding. */
+ * kept). Returns the status of the part's decoding: PM_E_SHORT_PART or
+ * PM_E_BAD_SEQUENCE (part not taken; the caller reports it), PM_E_LONG_PART
+ * (part taken), or PM_E_DUPLICATE_PART (part dropped; already reported and
+ * counted here, the caller must not report it again). */
 pm_status reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
                      int64_t start, int64_t end, struct span rec,
                      uint64_t offset);

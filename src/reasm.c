@@ -1,0 +1,343 @@
+/* reasm.c: the parts of each interval become one interval. See reasm.h.
+ *
+ * Pending intervals wait in a ring of slots, in the order their first part
+ * arrived, so the ring is also the emission queue: only its head can be
+ * emitted. An open-addressing index (linear probing, at most half full)
+ * maps the key (source, sdate, stime, edate, etime) to a slot. Both are
+ * allocated at open and never grow; a part costs one hash, a short probe
+ * and the decoding of its fields straight into the slot.
+ *
+ * The ring has one slot more than max_pending. A new interval is decoded
+ * into that spare slot first, so a damaged first part leaves nothing to
+ * undo, and the oldest interval is evicted only once the new one is good.
+ *
+ * Rules the header leaves open:
+ * - horizon counts every part offered to reasm_part, damaged or duplicate
+ *   ones included: it measures distance in the stream. horizon 0 means no
+ *   horizon; then only max_pending and reasm_finish end a waiting interval.
+ * - max_pending 0 is taken as 1.
+ * - A part for an interval already emitted starts a new interval, which
+ *   will be incomplete: its other parts went out with the first one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmtime.h"
+#include "reasm.h"
+
+#define NO_SLOT UINT32_MAX
+
+/* The index keeps the low 32 bits of each key's hash beside its slot number:
+ * a probe compares keys only when the hashes agree, and deletion finds an
+ * entry's home bucket without touching its slot. */
+struct bucket {
+	uint32_t slot;
+	uint32_t hash;
+};
+
+struct slot {
+	struct interval iv;
+	uint64_t first_part;                 /* r->parts_seen when it began */
+	uint64_t part_offset[CB_MAX_PARTS];  /* where each part came from */
+	uint32_t hash;
+};
+
+struct reasm {
+	const struct pmint *pm;
+	interval_fn emit;
+	void *ctx;
+	struct diag *diag;
+	struct tally *tally;
+	size_t max_pending;
+	uint64_t horizon;
+	unsigned all_parts;
+	struct slot *slots;      /* the ring: max_pending + 1 slots */
+	size_t nslots, head, count;
+	struct bucket *index;    /* a power of two, at least 2 * nslots */
+	size_t index_mask;
+	uint64_t parts_seen;
+	int limit_reported;
+};
+
+/* The splitmix64 finalizer: every input bit reaches every output bit, so
+ * keys that differ only in a few time digits still spread. */
+static uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static uint32_t
+key_hash(uint32_t source, const struct pm_header *h)
+{
+	uint64_t x = mix((uint64_t)h->sdate << 32 | h->stime);
+	x = mix(x ^ ((uint64_t)h->edate << 32 | h->etime));
+	return (uint32_t)mix(x ^ source);
+}
+
+static int
+same_key(const struct interval *iv, uint32_t source, const struct pm_header *h)
+{
+	return iv->stime == h->stime && iv->etime == h->etime &&
+	       iv->sdate == h->sdate && iv->edate == h->edate &&
+	       iv->source == source;
+}
+
+/* The slot holding the key, or NO_SLOT; *at is its bucket, or the empty
+ * bucket where it would go. */
+static uint32_t
+index_find(const struct reasm *r, uint32_t hash, uint32_t source,
+           const struct pm_header *h, size_t *at)
+{
+	size_t b = hash & r->index_mask;
+
+	for (;; b = (b + 1) & r->index_mask) {
+		const struct bucket *e = &r->index[b];
+		if (e->slot == NO_SLOT)
+			break;
+		if (e->hash == hash && same_key(&r->slots[e->slot].iv, source, h))
+			break;
+	}
+	*at = b;
+	return r->index[b].slot;
+}
+
+/* Backward-shift deletion: pull later entries of the cluster back over the
+ * hole when their home allows it, so that no tombstone is ever needed and
+ * probes stay as short as the load factor makes them. */
+static void
+index_remove(struct reasm *r, uint32_t slot, uint32_t hash)
+{
+	size_t mask = r->index_mask, hole = hash & mask;
+
+	while (r->index[hole].slot != slot)
+		hole = (hole + 1) & mask;
+	for (size_t j = (hole + 1) & mask; r->index[j].slot != NO_SLOT;
+	     j = (j + 1) & mask) {
+		size_t home = r->index[j].hash & mask;
+		/* The entry at j may move to the hole unless its home lies
+		 * cyclically in (hole, j]. */
+		if (((j - home) & mask) >= ((j - hole) & mask)) {
+			r->index[hole] = r->index[j];
+			hole = j;
+		}
+	}
+	r->index[hole].slot = NO_SLOT;
+}
+
+static size_t
+ring_at(const struct reasm *r, size_t i)
+{
+	size_t at = r->head + i;
+	return at >= r->nslots ? at - r->nslots : at;
+}
+
+/* "1,3" for parts 1 and 3 of mask. */
+static void
+part_list(unsigned mask, unsigned nparts, char out[2 * CB_MAX_PARTS])
+{
+	size_t n = 0;
+
+	for (unsigned p = 1; p <= nparts; p++)
+		if (mask & 1u << p) {
+			if (n)
+				out[n++] = ',';
+			out[n++] = (char)('0' + p);
+		}
+	out[n] = '\0';
+}
+
+static void
+report_incomplete(struct reasm *r, const struct interval *iv)
+{
+	char start[20], end[20], have[2 * CB_MAX_PARTS], lack[2 * CB_MAX_PARTS];
+
+	stamp_format(iv->start, start);
+	stamp_format(iv->end, end);
+	part_list(iv->parts, r->pm->nparts, have);
+	part_list(r->all_parts & ~iv->parts, r->pm->nparts, lack);
+	diag_at(r->diag, PM_E_INCOMPLETE, (int64_t)iv->offset,
+	        "interval %s to %s: has parts %s, lacks %s", start, end, have,
+	        lack);
+}
+
+static void
+emit_head(struct reasm *r)
+{
+	struct slot *s = &r->slots[r->head];
+
+	index_remove(r, (uint32_t)r->head, s->hash);
+	if (s->iv.parts == r->all_parts) {
+		r->tally->intervals_complete++;
+	} else {
+		r->tally->intervals_incomplete++;
+		report_incomplete(r, &s->iv);
+	}
+	r->emit(&s->iv, r->ctx);
+	r->head = ring_at(r, 1);
+	r->count--;
+}
+
+/* Emit from the head while it is complete or beyond the horizon. Intervals
+ * enter the ring in stream order, so the head is always the oldest. */
+static void
+drain(struct reasm *r)
+{
+	while (r->count > 0) {
+		const struct slot *s = &r->slots[r->head];
+		if (s->iv.parts != r->all_parts &&
+		    (r->horizon == 0 || r->parts_seen - s->first_part < r->horizon))
+			break;
+		emit_head(r);
+	}
+}
+
+static pm_status
+add_part(struct reasm *r, struct slot *s, const struct pm_header *h,
+         struct span rec, uint64_t offset)
+{
+	struct interval *iv = &s->iv;
+	pm_status st;
+
+	if (h->seq <= r->pm->nparts && (iv->parts & 1u << h->seq)) {
+		char start[20], end[20];
+		stamp_format(iv->start, start);
+		stamp_format(iv->end, end);
+		r->tally->duplicate_parts++;
+		diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)offset,
+		        "part %u of interval %s to %s, first copy at offset %llu",
+		        h->seq, start, end,
+		        (unsigned long long)s->part_offset[h->seq]);
+		return PM_E_DUPLICATE_PART;
+	}
+	st = pm_part_decode(r->pm, h, rec, iv->v);
+	if (st == PM_OK || st == PM_E_LONG_PART) {
+		iv->parts |= 1u << h->seq;
+		s->part_offset[h->seq] = offset;
+	}
+	return st;
+}
+
+static pm_status
+new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
+             const struct pm_header *h, int64_t start, int64_t end,
+             struct span rec, uint64_t offset)
+{
+	size_t tail = ring_at(r, r->count);
+	struct slot *s = &r->slots[tail];
+	struct interval *iv = &s->iv;
+	pm_status st;
+
+	/* Fields of parts that never come must read as 0, whatever the slot
+	 * held before. */
+	memset(iv->v, 0, sizeof iv->v);
+	st = pm_part_decode(r->pm, h, rec, iv->v);
+	if (st != PM_OK && st != PM_E_LONG_PART)
+		return st;
+	iv->source = source;
+	iv->sdate = h->sdate;
+	iv->stime = h->stime;
+	iv->edate = h->edate;
+	iv->etime = h->etime;
+	iv->start = start;
+	iv->end = end;
+	iv->parts = 1u << h->seq;
+	iv->offset = offset;
+	s->first_part = r->parts_seen;
+	s->part_offset[h->seq] = offset;
+	s->hash = hash;
+	r->index[bucket].slot = (uint32_t)tail;
+	r->index[bucket].hash = hash;
+	if (++r->count > r->max_pending) {
+		if (!r->limit_reported) {
+			diag_at(r->diag, PM_E_PENDING_LIMIT, (int64_t)offset,
+			        "%zu intervals waiting for parts", r->max_pending);
+			r->limit_reported = 1;
+		}
+		emit_head(r);
+	}
+	return st;
+}
+
+struct reasm *
+reasm_open(const struct pmint *pm, const struct reasm_opts *o,
+           interval_fn emit, void *ctx, struct diag *d, struct tally *t)
+{
+	struct reasm *r;
+	size_t nindex = 1;
+
+	/* Slot numbers are 32-bit, and the index size must fit a 32-bit
+	 * size_t too; no sane queue comes near that. */
+	if (o->max_pending > UINT32_MAX / 8)
+		return NULL;
+	r = calloc(1, sizeof *r);
+	if (r == NULL)
+		return NULL;
+	r->pm = pm;
+	r->emit = emit;
+	r->ctx = ctx;
+	r->diag = d;
+	r->tally = t;
+	r->max_pending = o->max_pending ? o->max_pending : 1;
+	r->horizon = o->horizon;
+	r->all_parts = reasm_all_parts(r);
+	r->nslots = r->max_pending + 1;
+	while (nindex < 2 * r->nslots)
+		nindex <<= 1;
+	r->index_mask = nindex - 1;
+	r->slots = calloc(r->nslots, sizeof *r->slots);
+	r->index = calloc(nindex, sizeof *r->index);
+	if (r->slots == NULL || r->index == NULL) {
+		reasm_close(r);
+		return NULL;
+	}
+	for (size_t i = 0; i < nindex; i++)
+		r->index[i].slot = NO_SLOT;
+	return r;
+}
+
+pm_status
+reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
+           int64_t start, int64_t end, struct span rec, uint64_t offset)
+{
+	uint32_t hash = key_hash(source, h);
+	size_t bucket;
+	uint32_t slot = index_find(r, hash, source, h, &bucket);
+	pm_status st;
+
+	r->parts_seen++;
+	if (slot != NO_SLOT)
+		st = add_part(r, &r->slots[slot], h, rec, offset);
+	else
+		st = new_interval(r, hash, bucket, source, h, start, end, rec,
+		                  offset);
+	drain(r);
+	return st;
+}
+
+unsigned
+reasm_all_parts(const struct reasm *r)
+{
+	return ((1u << (r->pm->nparts + 1)) - 1) & ~1u;
+}
+
+void
+reasm_finish(struct reasm *r)
+{
+	while (r->count > 0)
+		emit_head(r);
+}
+
+void
+reasm_close(struct reasm *r)
+{
+	if (r == NULL)
+		return;
+	free(r->slots);
+	free(r->index);
+	free(r);
+}
