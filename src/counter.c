@@ -1,0 +1,395 @@
+/* counter.c: the counter engine. See counter.h.
+ *
+ * One path computes every value: a pair of samples becomes a window of
+ * deltas, windows enter an accumulator, and the accumulator's sums give the
+ * value. counter_calc is an accumulator of one window, counter_average one
+ * of the series' intervals; so the calculation, the average function and
+ * the group aggregates cannot disagree.
+ *
+ * Tick-based PERF_COUNTER_MULTI_TIMER(_INV) follows the seed page:
+ * (N1-N0)/(D1-D0), with N and D in the same ticks, like the 100NSEC
+ * variants (then x100 and /B1). The MS type page writes
+ * 100*((N1-N0)/((D1-D0)/TB))/B1, and .NET multiplies N by the frequency
+ * before calling PDH "to make PDH work like PERFMON"; with N in ticks that
+ * is ticks per second, not a percentage (COUNTERS.md §2.4), and Windows
+ * installs no counter of this type, so we keep the formula whose units
+ * work. */
+#include <string.h>
+
+#include "counter.h"
+
+#define FIX_BITS 52
+#define FIX_ONE (UINT64_C(1) << FIX_BITS)
+#define WRAP_LIMIT (UINT64_C(1) << 31)
+
+static const struct counter_type_info types[] = {
+#define CT(id, v, sz, f, tbk, fl) { #id, v, sz, f, tbk,			\
+		((fl) & CTF_TWO) != 0, ((fl) & CTF_PCT) != 0,		\
+		((fl) & CTF_INV) != 0, ((fl) & CTF_MULTI) != 0,		\
+		((fl) & CTF_BASE) != 0, ((fl) & CTF_HIDDEN) == 0,	\
+		((fl) & CTF_ALIAS) != 0, ((fl) & CTF_EXT) != 0 },
+#include "counter_types.h"
+#undef CT
+};
+
+const struct counter_type_info *
+counter_type_info(enum counter_type t)
+{
+	if (t < 0 || t >= CT_COUNT)
+		return NULL;
+	return &types[t];
+}
+
+enum counter_type
+counter_type_by_name(const char *name)
+{
+	for (int t = 0; t < CT_COUNT; t++)
+		if (strcmp(types[t].name, name) == 0)
+			return (enum counter_type)t;
+	return CT_UNKNOWN;
+}
+
+enum counter_type
+counter_type_by_value(uint32_t value)
+{
+	for (int t = 0; t < CT_COUNT; t++)
+		if (types[t].value == value && !types[t].alias)
+			return (enum counter_type)t;
+	return CT_UNKNOWN;
+}
+
+/* v1 - v0. A decrease has no value, unless narrow (a 4-byte counter) and
+ * both values fit 32 bits: then the counter wrapped, and the modular delta
+ * stands while it is below 2^31. */
+static pm_status
+delta(uint64_t v0, uint64_t v1, bool narrow, uint64_t *out)
+{
+	uint64_t m;
+
+	if (v1 >= v0) {
+		*out = v1 - v0;
+		return PM_OK;
+	}
+	if (!narrow || v0 > UINT32_MAX || v1 > UINT32_MAX)
+		return PM_E_NO_VALUE;
+	m = (uint32_t)(v1 - v0);
+	if (m >= WRAP_LIMIT)
+		return PM_E_NO_VALUE;
+	*out = m;
+	return PM_OK;
+}
+
+/* n > b * d, without overflowing. */
+static bool
+exceeds(uint64_t n, uint64_t b, uint64_t d)
+{
+	if (d != 0 && b > UINT64_MAX / d)
+		return false;
+	return n > b * d;
+}
+
+static bool
+uses_tb(enum counter_formula f)
+{
+	return f == CF_RATE || f == CF_AVG_TIMER || f == CF_ELAPSED;
+}
+
+/* Whether counter_calc would give w a value; see counter.h. */
+static bool
+has_value(const struct counter_type_info *ti, const struct counter_window *w)
+{
+	switch (ti->formula) {
+	case CF_RAW:
+	case CF_DELTA:
+	case CF_MAX:
+		return true;
+	case CF_RATE:
+		return w->d != 0 && w->tb != 0;
+	case CF_RATIO:
+		return w->d != 0 && !(ti->inverse && w->n > w->d);
+	case CF_MULTI:
+		return w->d != 0 && w->b != 0
+			&& !(ti->inverse && exceeds(w->n, w->b, w->d));
+	case CF_FRACTION:
+		return w->db != 0;
+	case CF_AVG_TIMER:
+		return w->db != 0 && w->tb != 0;
+	case CF_RAW_FRACTION:
+		return w->b != 0;
+	case CF_ELAPSED:
+		return w->n != 0 && w->n <= w->d && w->tb != 0;
+	case CF_NONE:
+		break;
+	}
+	return false;
+}
+
+/* *sum += v, modulo 2^64; a carry is remembered. Modular sums are the same
+ * in any order, and so is whether the total passed 2^64. */
+static void
+add_u64(uint64_t *sum, uint64_t v, bool *overflow)
+{
+	if (v > UINT64_MAX - *sum)
+		*overflow = true;
+	*sum += v;
+}
+
+/* Add whole + frac * 2^-52 to the RAW_FRACTION sum, carrying the fraction. */
+static void
+add_fix(struct counter_acc *acc, uint64_t whole, uint64_t frac)
+{
+	acc->ratio_frac += frac;
+	add_u64(&acc->ratio_whole, whole, &acc->overflow);
+	add_u64(&acc->ratio_whole, acc->ratio_frac >> FIX_BITS, &acc->overflow);
+	acc->ratio_frac &= FIX_ONE - 1;
+}
+
+/* Add n/b (b > 0) to the fixed-point sum, by long division; r < b keeps
+ * every step inside 64 bits. */
+static void
+add_ratio(struct counter_acc *acc, uint64_t n, uint64_t b)
+{
+	uint64_t r = n % b, frac = 0;
+
+	for (int i = 0; i < FIX_BITS; i++) {
+		frac <<= 1;
+		if (r >= b - r) {
+			r -= b - r;
+			frac |= 1;
+		} else {
+			r <<= 1;
+		}
+	}
+	add_fix(acc, n / b, frac);
+}
+
+static uint64_t
+min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t
+max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static void
+take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
+{
+	if (when > acc->b_when || (when == acc->b_when && b > acc->b)) {
+		acc->b = b;
+		acc->b_when = when;
+	}
+}
+
+void
+counter_acc_init(struct counter_acc *acc, enum counter_type t)
+{
+	*acc = (struct counter_acc) {
+		.type = t,
+		.tb_min = UINT64_MAX,
+		.min_n = UINT64_MAX,
+	};
+}
+
+void
+counter_acc_add_none(struct counter_acc *acc)
+{
+	acc->windows++;
+	acc->no_value++;
+}
+
+pm_status
+counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
+{
+	const struct counter_type_info *ti = counter_type_info(acc->type);
+
+	if (!ti || !ti->displayed)
+		return PM_E_NOT_DISPLAYED;
+	if (!has_value(ti, w)) {
+		counter_acc_add_none(acc);
+		return PM_E_NO_VALUE;
+	}
+	acc->windows++;
+	switch (ti->formula) {
+	case CF_RAW:
+	case CF_DELTA:
+		add_u64(&acc->sum_n, w->n, &acc->overflow);
+		break;
+	case CF_RATE:
+	case CF_RATIO:
+	case CF_MULTI:
+		add_u64(&acc->sum_n, w->n, &acc->overflow);
+		add_u64(&acc->sum_d, w->d, &acc->overflow);
+		break;
+	case CF_FRACTION:
+	case CF_AVG_TIMER:
+		add_u64(&acc->sum_n, w->n, &acc->overflow);
+		add_u64(&acc->sum_db, w->db, &acc->overflow);
+		break;
+	case CF_RAW_FRACTION:
+		add_ratio(acc, w->n, w->b);
+		break;
+	case CF_ELAPSED:
+		acc->min_n = min_u64(acc->min_n, w->n);
+		acc->max_d = max_u64(acc->max_d, w->d);
+		break;
+	case CF_MAX:
+		acc->max_n = max_u64(acc->max_n, w->n);
+		break;
+	case CF_NONE:
+		break;
+	}
+	if (ti->formula == CF_MULTI)
+		take_newest_b(acc, w->b, w->when);
+	if (uses_tb(ti->formula)) {
+		acc->tb_min = min_u64(acc->tb_min, w->tb);
+		acc->tb_max = max_u64(acc->tb_max, w->tb);
+	}
+	return PM_OK;
+}
+
+pm_status
+counter_acc_add_samples(struct counter_acc *acc,
+			const struct counter_sample *prev,
+			const struct counter_sample *cur)
+{
+	const struct counter_type_info *ti = counter_type_info(acc->type);
+	struct counter_window w = {
+		.n = cur->n, .d = cur->d, .b = cur->b, .tb = cur->tb,
+		.when = cur->d,
+	};
+	bool narrow = ti && ti->size == 4;
+
+	if (!ti || !ti->displayed)
+		return PM_E_NOT_DISPLAYED;
+	if (ti->two_samples) {
+		bool timed = ti->formula == CF_RATE || ti->formula == CF_RATIO
+			|| ti->formula == CF_MULTI;
+		bool base = ti->formula == CF_FRACTION
+			|| ti->formula == CF_AVG_TIMER;
+
+		w.d = 0;	/* stays 0 where the formula has no time */
+		if (!prev
+		    || delta(prev->n, cur->n, narrow, &w.n) != PM_OK
+		    || (timed && delta(prev->d, cur->d, false, &w.d) != PM_OK)
+		    || (base && delta(prev->b, cur->b, narrow, &w.db) != PM_OK)) {
+			counter_acc_add_none(acc);
+			return PM_E_NO_VALUE;
+		}
+	}
+	return counter_acc_add(acc, &w);
+}
+
+pm_status
+counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
+{
+	if (dst->type != src->type)
+		return PM_E_USAGE;
+	dst->windows += src->windows;
+	dst->no_value += src->no_value;
+	add_u64(&dst->sum_n, src->sum_n, &dst->overflow);
+	add_u64(&dst->sum_d, src->sum_d, &dst->overflow);
+	add_u64(&dst->sum_db, src->sum_db, &dst->overflow);
+	take_newest_b(dst, src->b, src->b_when);
+	dst->tb_min = min_u64(dst->tb_min, src->tb_min);
+	dst->tb_max = max_u64(dst->tb_max, src->tb_max);
+	dst->max_n = max_u64(dst->max_n, src->max_n);
+	dst->min_n = min_u64(dst->min_n, src->min_n);
+	dst->max_d = max_u64(dst->max_d, src->max_d);
+	add_fix(dst, src->ratio_whole, src->ratio_frac);
+	dst->overflow = dst->overflow || src->overflow;
+	return PM_OK;
+}
+
+pm_status
+counter_acc_value(const struct counter_acc *acc, double *out)
+{
+	const struct counter_type_info *ti = counter_type_info(acc->type);
+	uint64_t x;
+	double v = 0;
+
+	if (!ti || !ti->displayed)
+		return PM_E_NOT_DISPLAYED;
+	x = acc->windows - acc->no_value;
+	if (x == 0 || acc->overflow)
+		return PM_E_NO_VALUE;
+	if (uses_tb(ti->formula) && acc->tb_min != acc->tb_max)
+		return PM_E_NO_VALUE;
+	switch (ti->formula) {
+	case CF_RAW:
+	case CF_DELTA:
+		v = (double)acc->sum_n / (double)x;
+		break;
+	case CF_RATE:
+		v = (double)acc->sum_n
+			/ ((double)acc->sum_d / (double)acc->tb_min);
+		break;
+	case CF_RATIO:
+		/* Every window has dN <= dD when inverse, so the sums do too. */
+		v = (double)(ti->inverse ? acc->sum_d - acc->sum_n : acc->sum_n)
+			/ (double)acc->sum_d;
+		break;
+	case CF_MULTI:
+		/* B changes between windows can push the inverse below 0. */
+		if (ti->inverse && exceeds(acc->sum_n, acc->b, acc->sum_d))
+			return PM_E_NO_VALUE;
+		v = (double)acc->sum_n / (double)acc->sum_d;
+		v = ti->inverse ? (double)acc->b - v : v / (double)acc->b;
+		break;
+	case CF_FRACTION:
+		v = (double)acc->sum_n / (double)acc->sum_db;
+		break;
+	case CF_AVG_TIMER:
+		v = (double)acc->sum_n / (double)acc->tb_min
+			/ (double)acc->sum_db;
+		break;
+	case CF_RAW_FRACTION:
+		v = ((double)acc->ratio_whole
+		     + (double)acc->ratio_frac / (double)FIX_ONE) / (double)x;
+		break;
+	case CF_ELAPSED:
+		v = (double)(acc->max_d - acc->min_n) / (double)acc->tb_min;
+		break;
+	case CF_MAX:
+		v = (double)acc->max_n;
+		break;
+	case CF_NONE:
+		return PM_E_NOT_DISPLAYED;
+	}
+	*out = ti->percent ? 100.0 * v : v;
+	return PM_OK;
+}
+
+pm_status
+counter_calc(enum counter_type t, const struct counter_sample *prev,
+	     const struct counter_sample *cur, double *out)
+{
+	struct counter_acc acc;
+	pm_status st;
+
+	counter_acc_init(&acc, t);
+	st = counter_acc_add_samples(&acc, prev, cur);
+	if (st != PM_OK)
+		return st;
+	return counter_acc_value(&acc, out);
+}
+
+pm_status
+counter_average(enum counter_type t, const struct counter_sample *s,
+		size_t count, double *out)
+{
+	const struct counter_type_info *ti = counter_type_info(t);
+	struct counter_acc acc;
+
+	if (!ti || !ti->displayed)
+		return PM_E_NOT_DISPLAYED;
+	counter_acc_init(&acc, t);
+	for (size_t i = ti->two_samples ? 1 : 0; i < count; i++)
+		if (counter_acc_add_samples(&acc, ti->two_samples ? &s[i - 1]
+					    : NULL, &s[i]) != PM_OK)
+			return PM_E_NO_VALUE;
+	return counter_acc_value(&acc, out);
+}
