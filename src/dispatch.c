@@ -8,7 +8,7 @@ damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
 {
 	s->tally->damaged += bytes;
 	s->tally->damaged_records++;
-	diag_at(s->diag, st, (int64_t)offset, "%s", detail);
+	diag_at(s->diag, st, (int64_t)offset, detail ? "%s" : NULL, detail);
 }
 
 /* Highest above sum, or time with no waits: kept as they are, but said. */

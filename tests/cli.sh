@@ -1,0 +1,66 @@
+#!/bin/sh
+# cli.sh: the command line as a scheduler sees it: usage errors, unreadable
+# inputs and unwritable outputs give their documented exit codes and
+# messages; -o never leaves a half-written file under its final name; a pipe
+# reads like a file.
+. "${top_srcdir:-.}/tests/lib.sh"
+sample=$top_srcdir/data/sample-smf-rdw.dat
+
+expect_rc 0 rpt --help
+rpt --version > "$tmp/version"
+grep -q '^pmimrpt [0-9]' "$tmp/version" && pass "--version" || fail "--version"
+
+expect_rc 12 rpt --no-such-option
+expect_rc 12 rpt --report=nonesuch "$sample"
+expect_rc 12 rpt --framing=vb "$sample"
+expect_rc 12 rpt --smf-type=300 "$sample"
+expect_rc 12 rpt --cv-field=12 "$sample"
+expect_rc 12 rpt --codepage=NO-SUCH-CODEPAGE "$sample"
+rpt --report=nonesuch "$sample" 2> "$tmp/err" || true
+grep -q "unknown report 'nonesuch'" "$tmp/err" && pass "unknown report message" || fail "unknown report message"
+
+# an input that cannot be opened: 8, with the file named
+expect_rc 8 rpt "$tmp/missing.dat"
+rpt "$tmp/missing.dat" 2> "$tmp/err" > /dev/null || true
+grep -q "missing.dat: No such file" "$tmp/err" && pass "missing file named" || fail "missing file named"
+expect_rc 8 rpt "$tmp"
+
+# an empty input is clean: a header and nothing else
+: > "$tmp/empty"
+expect_rc 0 rpt -q -o "$tmp/empty.csv" "$tmp/empty"
+[ "$(wc -l < "$tmp/empty.csv")" -eq 1 ] && pass "empty input: header only" || fail "empty input: header only"
+expect_rc 0 rpt -q /dev/null
+
+# a pipe reads like the file
+rpt "$sample" > "$tmp/file.csv" 2> "$tmp/file.err"
+cat "$sample" | rpt - > "$tmp/pipe.csv" 2> "$tmp/pipe.err"
+same "$tmp/file.csv" "$tmp/pipe.csv" "cat file | pmimrpt - gives the same report"
+sed 's/(stdin)/FILE/' "$tmp/pipe.err" > "$tmp/pipe.err2"
+sed "s|$sample|FILE|" "$tmp/file.err" > "$tmp/file.err2"
+same "$tmp/file.err2" "$tmp/pipe.err2" "cat file | pmimrpt - gives the same summary"
+
+# -o: written whole or not at all
+rpt -q -o "$tmp/out.csv" "$sample"
+same "$tmp/file.csv" "$tmp/out.csv" "-o FILE holds the report"
+echo "previous report" > "$tmp/keep.csv"
+expect_rc 8 rpt -q -o "$tmp/keep.csv" "$sample" "$tmp/missing.dat"
+[ -s "$tmp/keep.csv" ] && pass "input failure: -o file still written with what was read" || fail "input failure: -o file"
+expect_rc 16 rpt -q -o /dev/full "$sample"
+mkdir "$tmp/ro" && echo "old" > "$tmp/ro/report.csv" && chmod 555 "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	expect_rc 16 rpt -q -o "$tmp/ro/report.csv" "$sample"
+	[ "$(cat "$tmp/ro/report.csv")" = old ] && pass "read-only dir: old file intact" || fail "read-only dir: old file intact"
+fi
+chmod 755 "$tmp/ro"
+expect_rc 16 rpt -q -o "$tmp/no/such/dir/report.csv" "$sample"
+[ ! -e "$tmp/no" ] && pass "no file left behind" || fail "no file left behind"
+# /dev/null is written, never replaced
+expect_rc 0 rpt -q -o /dev/null "$sample"
+[ -c /dev/null ] && pass "/dev/null is still a device" || fail "/dev/null replaced"
+ls -a "$tmp" | grep -q '\.tmp' && fail "temporary files left in $tmp" || pass "no temporary files left"
+
+# --describe prints the layout
+rpt --describe > "$tmp/describe"
+grep -q "^INTDBIRT     1  X'30'   4    F 10\*\*-4 s" "$tmp/describe" && pass "--describe shows INTDBIRT" || fail "--describe shows INTDBIRT"
+grep -q "^INTZPTI      3  X'30'   8    D TOD" "$tmp/describe" && pass "--describe shows INTZPTI" || fail "--describe shows INTZPTI"
+finish

@@ -1,0 +1,148 @@
+/* feed_chunks.c: the reader must not care how its input arrives. Feeds one
+ * file through the whole reading pipeline once per read size, from 1 byte
+ * to the file's length, and checks that every run gives the same intervals
+ * (source, times, parts, every field), the same inventory and byte
+ * accounting, and the same diagnostics counts as reading it whole.
+ *
+ * usage: feed_chunks [--max-chunk=N] [pipeline options as KEY=VALUE] FILE...
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+
+struct digest {
+	uint64_t h;
+	unsigned long intervals;
+};
+
+static void
+mix(struct digest *d, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		d->h = (d->h ^ b[i]) * 0x100000001b3ULL; /* FNV-1a */
+}
+
+static const struct sources *current_sources;
+
+static void
+on_interval(const struct interval *iv, void *ctx)
+{
+	struct digest *d = ctx;
+	const char *name = sources_name(current_sources, iv->source);
+	mix(d, name, strlen(name) + 1);
+	mix(d, &iv->start, sizeof iv->start);
+	mix(d, &iv->end, sizeof iv->end);
+	mix(d, &iv->parts, sizeof iv->parts);
+	mix(d, iv->v, sizeof iv->v);
+	d->intervals++;
+}
+
+static uint64_t
+run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
+    size_t len, size_t chunk, const char *name, unsigned long *intervals)
+{
+	struct digest d = { 0xcbf29ce484222325ULL, 0 };
+	struct diag diag;
+	struct sources src;
+	struct input in;
+	struct pipeline *p;
+	pm_status st;
+
+	diag_init(&diag, "feed_chunks", NULL);
+	if (sources_init(&src, o->max_sources) != PM_OK)
+		abort();
+	current_sources = &src;
+	p = pipeline_open(o, pm, &src, on_interval, &d, &diag, &st);
+	if (!p) {
+		fprintf(stderr, "feed_chunks: pipeline: %s\n", pm_strerror(st));
+		exit(2);
+	}
+	input_from_memory(&in, name, buf, len, chunk);
+	(void)pipeline_read(p, &in);
+	pipeline_finish(p);
+	const struct tally *t = pipeline_tally(p);
+	mix(&d, t, sizeof *t);
+	mix(&d, diag.count, sizeof diag.count);
+	pipeline_close(p);
+	sources_free(&src);
+	*intervals = d.intervals;
+	return d.h;
+}
+
+static uint8_t *
+slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n;
+
+	if (!fp)
+		return NULL;
+	*len = 0;
+	do {
+		if (*len == cap && !(buf = realloc(buf, cap = cap ? 2 * cap : 65536)))
+			abort();
+		n = fread(buf + *len, 1, cap - *len, fp);
+		*len += n;
+	} while (n > 0);
+	fclose(fp);
+	return buf;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct pmint pm;
+	struct pipeline_opts o;
+	char err[128];
+	size_t max_chunk = 0;
+	int failed = 0, files = 0;
+
+	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
+		fprintf(stderr, "feed_chunks: %s\n", err);
+		return 2;
+	}
+	pipeline_defaults(&o);
+	/* a small read buffer too, so records straddle buffer refills */
+	o.buffer_size = 4096;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--max-chunk=", 12) == 0) {
+			max_chunk = strtoul(argv[i] + 12, NULL, 10);
+			continue;
+		}
+		if (strncmp(argv[i], "--source=", 9) == 0) {
+			o.source_label = argv[i] + 9;
+			continue;
+		}
+		size_t len;
+		uint8_t *buf = slurp(argv[i], &len);
+		unsigned long n0, n;
+		if (!buf) {
+			perror(argv[i]);
+			return 2;
+		}
+		uint64_t whole = run(&pm, &o, buf, len, 0, argv[i], &n0);
+		size_t last = max_chunk && max_chunk < len ? max_chunk : len;
+		for (size_t chunk = 1; chunk <= last; chunk++) {
+			if (run(&pm, &o, buf, len, chunk, argv[i], &n) != whole) {
+				fprintf(stderr, "FAIL: %s: read in chunks of %zu bytes differs "
+				        "from reading it whole (%lu vs %lu intervals)\n",
+				        argv[i], chunk, n, n0);
+				failed = 1;
+				break;
+			}
+		}
+		if (n0 == 0) {
+			fprintf(stderr, "FAIL: %s: no intervals: nothing was compared\n", argv[i]);
+			failed = 1;
+		}
+		printf("%s: %zu bytes, %lu intervals, chunk sizes 1..%zu: %s\n", argv[i],
+		       len, n0, last, failed ? "DIFFER" : "identical");
+		free(buf);
+		files++;
+	}
+	return failed || files == 0;
+}
