@@ -26,11 +26,12 @@ trap 'if [ $failures -eq 0 ]; then rm -rf "$tmp"; else echo "scratch files kept 
 pass() { checks=$((checks + 1)); echo "ok - $*"; }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL - $*"; }
 
-# expect_rc WANT CMD...: run CMD, check its exit code.
+# expect_rc WANT CMD...: run CMD, check its exit code; its output is kept
+# in $tmp/last.out and $tmp/last.err.
 expect_rc() {
 	local want=$1 rc=0
 	shift
-	"$@" || rc=$?
+	"$@" > "$tmp/last.out" 2> "$tmp/last.err" || rc=$?
 	if [ "$rc" -eq "$want" ]; then pass "exit $want: $*"; else fail "exit $rc, wanted $want: $*"; fi
 }
 
