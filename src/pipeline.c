@@ -32,6 +32,14 @@ pipeline_defaults(struct pipeline_opts *o)
 	o->buffer_size = 4u << 20;
 }
 
+/* For runs that only count records (the inventory). */
+static void
+drop_interval(const struct interval *iv, void *ctx)
+{
+	(void)iv;
+	(void)ctx;
+}
+
 struct pipeline *
 pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
               struct sources *src, interval_fn emit, void *ctx, struct diag *d,
@@ -48,6 +56,8 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->o = *o;
 	p->diag = d;
 	p->sources = src;
+	if (!emit)
+		emit = drop_interval;
 	if ((*st = sources_intern(src, label, strlen(label), &p->label_source)) != PM_OK)
 		goto fail;
 	if (!(p->smf = smf_open(&o->smf, pm, src, d, st)))

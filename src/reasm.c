@@ -16,8 +16,12 @@
  *   ones included: it measures distance in the stream. horizon 0 means no
  *   horizon; then only max_pending and reasm_finish end a waiting interval.
  * - max_pending 0 is taken as 1.
- * - A part for an interval already emitted starts a new interval, which
- *   will be incomplete: its other parts went out with the first one. */
+ * - A part for an interval already emitted complete is a duplicate: the
+ *   keys of recently completed intervals are remembered (a direct-mapped
+ *   table as large as the index, so a key is forgotten only when a later
+ *   one lands on its bucket). A part for an interval already emitted
+ *   incomplete is late: it starts a new interval, which will be incomplete
+ *   too, since its other parts went out with the first one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +45,14 @@ struct slot {
 	uint32_t hash;
 };
 
+/* A completed interval's key, remembered to recognise late duplicates. */
+struct done_key {
+	uint32_t source, sdate, stime, edate, etime;
+	uint32_t hash;
+	uint64_t offset;   /* of its first part */
+	int used;
+};
+
 struct reasm {
 	const struct pmint *pm;
 	interval_fn emit;
@@ -54,6 +66,7 @@ struct reasm {
 	size_t nslots, head, count;
 	struct bucket *index;    /* a power of two, at least 2 * nslots */
 	size_t index_mask;
+	struct done_key *done;   /* as many as the index, same mask */
 	uint64_t parts_seen;
 	int limit_reported;
 };
@@ -172,6 +185,15 @@ emit_head(struct reasm *r)
 
 	index_remove(r, (uint32_t)r->head, s->hash);
 	if (s->iv.parts == r->all_parts) {
+		struct done_key *k = &r->done[s->hash & r->index_mask];
+		k->source = s->iv.source;
+		k->sdate = s->iv.sdate;
+		k->stime = s->iv.stime;
+		k->edate = s->iv.edate;
+		k->etime = s->iv.etime;
+		k->hash = s->hash;
+		k->offset = s->iv.offset;
+		k->used = 1;
 		r->tally->intervals_complete++;
 	} else {
 		r->tally->intervals_incomplete++;
@@ -197,23 +219,45 @@ drain(struct reasm *r)
 }
 
 static pm_status
+report_duplicate(struct reasm *r, const struct pm_header *h, int64_t start,
+                 int64_t end, uint64_t offset, const char *where,
+                 uint64_t first)
+{
+	char from[20], to[20];
+
+	stamp_format(start, from);
+	stamp_format(end, to);
+	r->tally->duplicate_parts++;
+	diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)offset,
+	        "part %u of interval %s to %s, %s %llu", h->seq, from, to, where,
+	        (unsigned long long)first);
+	return PM_E_DUPLICATE_PART;
+}
+
+/* Whether the key is that of an interval already emitted complete. */
+static const struct done_key *
+completed(const struct reasm *r, uint32_t hash, uint32_t source,
+          const struct pm_header *h)
+{
+	const struct done_key *k = &r->done[hash & r->index_mask];
+	if (k->used && k->hash == hash && k->source == source &&
+	    k->sdate == h->sdate && k->stime == h->stime &&
+	    k->edate == h->edate && k->etime == h->etime)
+		return k;
+	return NULL;
+}
+
+static pm_status
 add_part(struct reasm *r, struct slot *s, const struct pm_header *h,
          struct span rec, uint64_t offset)
 {
 	struct interval *iv = &s->iv;
 	pm_status st;
 
-	if (h->seq <= r->pm->nparts && (iv->parts & 1u << h->seq)) {
-		char start[20], end[20];
-		stamp_format(iv->start, start);
-		stamp_format(iv->end, end);
-		r->tally->duplicate_parts++;
-		diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)offset,
-		        "part %u of interval %s to %s, first copy at offset %llu",
-		        h->seq, start, end,
-		        (unsigned long long)s->part_offset[h->seq]);
-		return PM_E_DUPLICATE_PART;
-	}
+	if (h->seq <= r->pm->nparts && (iv->parts & 1u << h->seq))
+		return report_duplicate(r, h, iv->start, iv->end, offset,
+		                        "first copy at offset",
+		                        s->part_offset[h->seq]);
 	st = pm_part_decode(r->pm, h, rec, iv->v);
 	if (st == PM_OK || st == PM_E_LONG_PART) {
 		iv->parts |= 1u << h->seq;
@@ -291,7 +335,8 @@ reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 	r->index_mask = nindex - 1;
 	r->slots = calloc(r->nslots, sizeof *r->slots);
 	r->index = calloc(nindex, sizeof *r->index);
-	if (r->slots == NULL || r->index == NULL) {
+	r->done = calloc(nindex, sizeof *r->done);
+	if (r->slots == NULL || r->index == NULL || r->done == NULL) {
 		reasm_close(r);
 		return NULL;
 	}
@@ -307,11 +352,16 @@ reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
 	uint32_t hash = key_hash(source, h);
 	size_t bucket;
 	uint32_t slot = index_find(r, hash, source, h, &bucket);
+	const struct done_key *done;
 	pm_status st;
 
 	r->parts_seen++;
 	if (slot != NO_SLOT)
 		st = add_part(r, &r->slots[slot], h, rec, offset);
+	else if ((done = completed(r, hash, source, h)) != NULL)
+		st = report_duplicate(r, h, start, end, offset,
+		                      "already complete, first part at offset",
+		                      done->offset);
 	else
 		st = new_interval(r, hash, bucket, source, h, start, end, rec,
 		                  offset);
@@ -339,5 +389,6 @@ reasm_close(struct reasm *r)
 		return;
 	free(r->slots);
 	free(r->index);
+	free(r->done);
 	free(r);
 }

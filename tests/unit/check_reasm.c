@@ -543,7 +543,9 @@ START_TEST(test_long_part_decoded)
 END_TEST
 
 /* A part of an interval already emitted starts a new, incomplete one. */
-START_TEST(test_late_part_starts_new_interval)
+/* A part of an interval already emitted complete can only be a copy: it
+ * is reported as a duplicate, not made into a new interval. */
+START_TEST(test_duplicate_after_completion)
 {
 	struct harness t;
 
@@ -551,14 +553,36 @@ START_TEST(test_late_part_starts_new_interval)
 	for (unsigned p = 1; p <= 3; p++)
 		ck_assert_int_eq(h_feed(&t, 7, 40, p, 100), PM_OK);
 	ck_assert_uint_eq(t.nseen, 1);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 2, 900), PM_E_DUPLICATE_PART);
+	reasm_finish(t.r);
+	ck_assert_uint_eq(t.nseen, 1);
+	assert_part_values(&t.seen[0], 2, 100);
+	ck_assert_uint_eq(t.tally.intervals_complete, 1);
+	ck_assert_uint_eq(t.tally.intervals_incomplete, 0);
+	ck_assert_uint_eq(t.tally.duplicate_parts, 1);
+	h_close(&t);
+}
+END_TEST
+
+/* A part of an interval already emitted incomplete (here: beyond a horizon
+ * of 2 parts) is late: it starts a new interval, incomplete too. */
+START_TEST(test_late_part_starts_new_interval)
+{
+	struct harness t;
+
+	h_open(&t, 4, 2, 4);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 1, 100), PM_OK);
+	ck_assert_int_eq(h_feed(&t, 7, 41, 1, 200), PM_OK);
+	ck_assert_int_eq(h_feed(&t, 7, 42, 1, 300), PM_OK);
+	ck_assert_uint_eq(t.nseen, 1); /* interval 40 is past the horizon */
 	ck_assert_int_eq(h_feed(&t, 7, 40, 2, 900), PM_OK);
 	reasm_finish(t.r);
-	ck_assert_uint_eq(t.nseen, 2);
-	ck_assert_uint_eq(t.seen[1].parts, 0x04);
-	ck_assert_uint_eq(t.seen[1].offset, BASE_OFFSET + 3 * REC_STRIDE);
-	assert_part_values(&t.seen[1], 2, 900);
-	ck_assert_uint_eq(t.tally.intervals_complete, 1);
-	ck_assert_uint_eq(t.tally.intervals_incomplete, 1);
+	ck_assert_uint_eq(t.nseen, 4);
+	ck_assert_uint_eq(t.seen[3].parts, 0x04);
+	ck_assert_uint_eq(t.seen[3].offset, BASE_OFFSET + 3 * REC_STRIDE);
+	assert_part_values(&t.seen[3], 2, 900);
+	ck_assert_uint_eq(t.tally.intervals_complete, 0);
+	ck_assert_uint_eq(t.tally.intervals_incomplete, 4);
 	ck_assert_uint_eq(t.tally.duplicate_parts, 0);
 	h_close(&t);
 }
@@ -639,6 +663,7 @@ reasm_suite(void)
 	tcase_add_test(core, test_sources_kept_apart);
 	tcase_add_test(core, test_interleaved_first_part_order);
 	tcase_add_test(core, test_late_part_starts_new_interval);
+	tcase_add_test(core, test_duplicate_after_completion);
 	suite_add_tcase(s, core);
 
 	tcase_add_test(limits, test_missing_part_reads_zero_in_reused_slot);
