@@ -47,15 +47,17 @@ struct fr_record {
 	bool contiguous;       /* byte k of data is at file offset offset + k */
 };
 
-/* Decides from the start of a record (its first segment, from the RDW on)
- * whether it is wanted. NULL keeps every record. */
+/* Decides from the start of a record (from its RDW on, at most FR_HEAD_MAX
+ * bytes) whether it is wanted. For a spanned record the RDW is the one put
+ * in front of the joined data, its length zero as not yet known. NULL keeps
+ * every record. */
 typedef bool (*fr_want_fn)(const uint8_t *head, size_t head_len, void *ctx);
 
 struct framer_opts {
 	enum framing framing;   /* FRAMING_AUTO detects */
 	enum content content;   /* CONTENT_AUTO detects */
-	size_t max_record;      /* largest logical record accepted */
-	size_t buffer_size;     /* read buffer, e.g. 4 MiB */
+	size_t max_record;      /* largest logical record kept; 0: 16 MiB */
+	size_t buffer_size;     /* read buffer; 0: 4 MiB; at least 512 KiB */
 	fr_want_fn want;
 	void *want_ctx;
 };
@@ -80,7 +82,7 @@ enum framing framer_framing(const struct framer *fr);
 enum content framer_content(const struct framer *fr);
 const char *framing_name(enum framing f);
 
-/* Bytes read from the input so far (for progress). */
+/* Bytes of the input consumed so far (for progress). */
 uint64_t framer_position(const struct framer *fr);
 
 void framer_close(struct framer *fr);

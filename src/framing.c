@@ -1,0 +1,1179 @@
+/* framing.c: from a byte stream to logical records. See framing.h.
+ *
+ * One read buffer; every descriptor is read in place through bytes.h. A
+ * record that lies in one segment is handed up where it is in the buffer;
+ * only spanned records that `want` keeps are copied, into the assembly
+ * buffer. Each decision depends on the bytes and on where the input ends,
+ * never on how reads were chunked: fill() reads until the bytes a decision
+ * needs are there or the input has ended, and look-ahead windows have fixed
+ * sizes. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "framing.h"
+
+#define DESC_LEN 4          /* BDW, RDW and SDW */
+#define SEG_MAX 32760       /* longest RDW/SDW, and plain BDW block */
+#define BDW_MIN 8           /* a BDW and one empty segment */
+#define BDW_EXTENDED 0x80000000u
+#define PM_HDR 5            /* INTLEN, type, sequence, version */
+#define PM_TYPE_MAX 63      /* PM record types are small numbers */
+#define PM_SEQ_MAX 15
+#define SMF_DAY_UNITS 8640000u  /* SMF time: hundredths of a second */
+#define RDW_LEN_MAX 0xffffu
+
+#define DEFAULT_BUFFER ((size_t)4 << 20)
+#define MIN_BUFFER ((size_t)512 << 10)
+#define DEFAULT_MAX_RECORD ((size_t)16 << 20)
+#define JOIN_START ((size_t)64 << 10)
+/* Look-ahead for detection: four PM records of the largest size fit. */
+#define DETECT_WINDOW ((size_t)256 << 10)
+/* Look-ahead when resynchronising: three PM records of the largest size. */
+#define RESYNC_WINDOW ((size_t)192 << 10)
+#define VOTE_UNITS 16       /* records looked at to tell SMF from PM */
+#define PARTIAL_BLOCK_SEGMENTS 8 /* evidence for a block larger than a window */
+#define TEXT_SAMPLE 4096
+
+enum seg_code { SEG_COMPLETE = 0, SEG_FIRST = 1, SEG_LAST = 2, SEG_MIDDLE = 3 };
+
+enum step { STEP_MORE, STEP_RECORD, STEP_END, STEP_ERROR };
+
+struct framer;
+typedef enum step (*step_fn)(struct framer *fr, struct fr_record *rec);
+
+/* A spanned record being read, segment by segment. */
+struct assembly {
+	bool active;            /* a first segment seen, its last not yet */
+	bool decided;           /* want has been asked */
+	bool keep;              /* wanted: its data are being joined */
+	pm_status refused;      /* PM_OK, or why it will not be handed up */
+	uint64_t offset;        /* of its first SDW */
+	uint64_t input_bytes;
+	size_t len;             /* logical length so far, RDW included */
+	unsigned segments;
+	uint8_t *data;          /* the joined record, from its RDW on */
+	size_t cap;
+	uint8_t head[FR_HEAD_MAX]; /* its start, from its RDW on */
+	size_t head_len;
+};
+
+struct framer {
+	struct input *in;
+	struct diag *diag;
+	struct tally *tally;
+	fr_want_fn want;
+	void *want_ctx;
+	size_t max_record;
+	enum framing framing;
+	enum content content;
+	step_fn step;
+	uint8_t *buf;
+	size_t cap, pos, end;   /* unread bytes are buf[pos, end) */
+	uint64_t base;          /* file offset of buf[0] */
+	bool eof, done;
+	uint64_t block_offset;  /* BDW: the current block */
+	uint64_t block_left;    /* BDW: its bytes not yet walked; 0 between */
+	struct assembly span;
+};
+
+/* ---- descriptors ---- */
+
+struct desc {
+	size_t len;
+	unsigned code;
+};
+
+/* An RDW/SDW at off: NULL when valid, else what is wrong with it. */
+static const char *
+sdw_parse(struct span s, size_t off, struct desc *d)
+{
+	uint16_t len;
+	uint8_t b2, b3;
+
+	if (!be_u16(s, off, &len) || !be_u8(s, off + 2, &b2) ||
+	    !be_u8(s, off + 3, &b3))
+		return "cut short";
+	if (len < DESC_LEN)
+		return "length below 4";
+	if (len > SEG_MAX)
+		return "length above 32,760";
+	if ((b2 & 0xfc) != 0 || b3 != 0)
+		return "reserved bits set";
+	d->len = len;
+	d->code = b2 & 0x03;
+	return NULL;
+}
+
+/* A BDW at off, plain or extended: NULL when valid, else what is wrong. */
+static const char *
+bdw_parse(struct span s, size_t off, uint64_t *len)
+{
+	uint32_t w;
+
+	if (!be_u32(s, off, &w))
+		return "cut short";
+	if (w & BDW_EXTENDED) {
+		*len = w & ~BDW_EXTENDED;
+		/* the extended form exists for blocks a halfword cannot hold */
+		return *len > SEG_MAX ? NULL : "extended form on a short block";
+	}
+	if ((w & 0xffff) != 0)
+		return "bytes 2-3 not zero";
+	*len = w >> 16;
+	if (*len < BDW_MIN)
+		return "length below 8";
+	if (*len > SEG_MAX)
+		return "length above 32,760";
+	return NULL;
+}
+
+/* A PM record header at off that looks like one (for detection and
+ * resynchronisation; reading trusts any length of 4 or more). */
+static bool
+pm_plausible(struct span s, size_t off, size_t *len)
+{
+	uint16_t n;
+	uint8_t type, seq;
+
+	if (!be_u16(s, off, &n) || !be_u8(s, off + 2, &type) ||
+	    !be_u8(s, off + 3, &seq))
+		return false;
+	*len = n;
+	return n >= PM_HDR && type >= 1 && type <= PM_TYPE_MAX &&
+	       seq <= PM_SEQ_MAX;
+}
+
+/* A packed date 0cyydddF (sign F or C) at off. */
+static bool
+packed_date_ok(struct span s, size_t off)
+{
+	uint32_t v;
+	unsigned day;
+
+	if (!be_u32(s, off, &v))
+		return false;
+	if ((v >> 28) != 0 || ((v >> 24) & 0xf) > 2)
+		return false;
+	if ((v & 0xf) != 0xf && (v & 0xf) != 0xc)
+		return false;
+	for (unsigned shift = 4; shift < 24; shift += 4)
+		if (((v >> shift) & 0xf) > 9)
+			return false;
+	day = ((v >> 12) & 0xf) * 100 + ((v >> 8) & 0xf) * 10 + ((v >> 4) & 0xf);
+	return day >= 1 && day <= 366;
+}
+
+/* An SMF header (flag, type, time, date) starting at off. */
+static bool
+smf_header_at(struct span s, size_t off)
+{
+	uint32_t time;
+
+	return be_u32(s, off + 2, &time) && time < SMF_DAY_UNITS &&
+	       packed_date_ok(s, off + 6);
+}
+
+/* What a record holds, from its first segment (SDW included). */
+static enum content
+content_of(struct span seg)
+{
+	uint16_t intlen;
+	uint8_t type;
+
+	if (be_u16(seg, DESC_LEN, &intlen) && intlen == seg.len - DESC_LEN &&
+	    be_u8(seg, DESC_LEN + 2, &type) && type >= 1 && type <= PM_TYPE_MAX)
+		return CONTENT_PM;
+	if (smf_header_at(seg, DESC_LEN))
+		return CONTENT_SMF;
+	return CONTENT_AUTO;
+}
+
+/* ---- walking a window: detection and resynchronisation ---- */
+
+enum check { CHECK_OK, CHECK_BAD, CHECK_CUT };
+
+struct walk {
+	struct span w;
+	bool at_eof;        /* w ends where the input ends */
+	size_t off;
+	unsigned units;     /* records (PM, RDW) or blocks (BDW) that held */
+	unsigned segs;      /* RDW/SDWs that held */
+	bool ordered;       /* segments must come in order (detection) */
+	bool in_span;       /* a first segment seen, its last not yet */
+	unsigned *votes;    /* NULL, or records seen per enum content */
+};
+
+/* Whether a segment may follow what the walk has seen: after the first,
+ * middles and lasts only inside a spanned record, others only outside.
+ * Resynchronising does not ask this: damage often leaves orphans behind. */
+static bool
+walk_in_order(struct walk *k, struct span seg, unsigned code)
+{
+	bool continues = code == SEG_MIDDLE || code == SEG_LAST;
+
+	if (k->ordered && k->segs > 0 && continues != k->in_span)
+		return false;
+	k->in_span = code == SEG_FIRST || code == SEG_MIDDLE;
+	k->segs++;
+	if (k->votes && !continues)
+		k->votes[content_of(seg)]++;
+	return true;
+}
+
+/* A walk that ran out of window: good only at the end of the input, after
+ * at least one unit (a short file, or one cut short). */
+static bool
+walk_out(const struct walk *k)
+{
+	return k->at_eof && k->units > 0;
+}
+
+static bool
+walk_pm(struct walk *k, unsigned need)
+{
+	while (k->units < need) {
+		size_t left = k->w.len - k->off, len;
+
+		if (left < PM_HDR)
+			return walk_out(k);
+		if (!pm_plausible(k->w, k->off, &len))
+			return false;
+		if (len > left)
+			return walk_out(k);
+		k->off += len;
+		k->units++;
+	}
+	return true;
+}
+
+static bool
+walk_rdw(struct walk *k, unsigned need)
+{
+	while (k->units < need) {
+		size_t left = k->w.len - k->off;
+		struct desc d;
+
+		if (left < DESC_LEN)
+			return walk_out(k);
+		if (sdw_parse(k->w, k->off, &d) != NULL)
+			return false;
+		if (d.len > left)
+			return walk_out(k);
+		if (!walk_in_order(k, span_sub(k->w, k->off, d.len), d.code))
+			return false;
+		k->off += d.len;
+		k->units++;
+	}
+	return true;
+}
+
+/* The segments of a block ending at block_end (window-relative), which
+ * must fill it exactly; CHECK_CUT when the window ends first. */
+static enum check
+walk_block(struct walk *k, uint64_t block_end)
+{
+	size_t lim = block_end < k->w.len ? (size_t)block_end : k->w.len;
+	bool cut = block_end > lim;
+
+	while (k->off < lim) {
+		struct desc d;
+
+		if (lim - k->off < DESC_LEN)
+			return cut ? CHECK_CUT : CHECK_BAD;
+		if (sdw_parse(k->w, k->off, &d) != NULL ||
+		    d.len > block_end - k->off)
+			return CHECK_BAD;
+		if (d.len > lim - k->off)
+			return CHECK_CUT;
+		if (!walk_in_order(k, span_sub(k->w, k->off, d.len), d.code))
+			return CHECK_BAD;
+		k->off += d.len;
+	}
+	return cut ? CHECK_CUT : CHECK_OK;
+}
+
+static bool
+walk_bdw(struct walk *k, unsigned need)
+{
+	while (k->units < need) {
+		uint64_t len;
+
+		if (k->w.len - k->off < DESC_LEN)
+			return walk_out(k);
+		if (bdw_parse(k->w, k->off, &len) != NULL)
+			return false;
+		k->off += DESC_LEN;
+		switch (walk_block(k, k->off - DESC_LEN + len)) {
+		case CHECK_BAD:
+			return false;
+		case CHECK_CUT:
+			/* a block larger than the window holds many segments */
+			return k->at_eof ? k->units > 0
+			                 : k->segs >= PARTIAL_BLOCK_SEGMENTS;
+		case CHECK_OK:
+			k->units++;
+			break;
+		}
+	}
+	return true;
+}
+
+/* Whether need units of framing f walk from the walk's start: all of them,
+ * or fewer that reach the end of the input. */
+static bool
+walk_run(struct walk *k, enum framing f, unsigned need)
+{
+	switch (f) {
+	case FRAMING_PM:
+		return walk_pm(k, need);
+	case FRAMING_RDW:
+		return walk_rdw(k, need);
+	case FRAMING_BDW:
+		return walk_bdw(k, need);
+	case FRAMING_AUTO:
+		break;
+	}
+	return false;
+}
+
+static bool
+walks(enum framing f, struct span w, bool at_eof, unsigned need,
+      bool ordered, unsigned *votes)
+{
+	struct walk k = { .w = w, .at_eof = at_eof, .ordered = ordered,
+	                  .votes = votes };
+	return walk_run(&k, f, need);
+}
+
+/* ---- names ---- */
+
+static const struct framing_rule {
+	const char *name;
+	unsigned detect_units;  /* units that must walk before detection commits */
+	unsigned resync_units;  /* units that must walk to resume after damage */
+} rules[] = {
+	[FRAMING_AUTO] = { "auto", 0, 0 },
+	[FRAMING_PM] = { "pm", 4, 3 },
+	[FRAMING_RDW] = { "rdw", 4, 3 },
+	[FRAMING_BDW] = { "bdw", 3, 2 },
+};
+
+/* Tried in this order: a BDW file rarely walks as RDWs, never the reverse. */
+static const enum framing detect_order[] = { FRAMING_BDW, FRAMING_RDW, FRAMING_PM };
+
+const char *
+framing_name(enum framing f)
+{
+	if ((unsigned)f >= sizeof rules / sizeof rules[0])
+		return "unknown";
+	return rules[f].name;
+}
+
+/* ---- reading ---- */
+
+static uint64_t
+here(const struct framer *fr)
+{
+	return fr->base + fr->pos;
+}
+
+static size_t
+min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+static void
+compact(struct framer *fr)
+{
+	memmove(fr->buf, fr->buf + fr->pos, fr->end - fr->pos);
+	fr->base += fr->pos;
+	fr->end -= fr->pos;
+	fr->pos = 0;
+}
+
+/* Make n bytes (n <= cap) available from pos, reading as needed; *avail
+ * gets the bytes available, fewer than n only at the end of the input.
+ * Returns false after a read error, which it reports. Reads are large: the
+ * buffer is compacted before its free tail falls under half its size. */
+static bool
+fill(struct framer *fr, size_t n, size_t *avail)
+{
+	while (fr->end - fr->pos < n && !fr->eof) {
+		ssize_t got;
+
+		if (fr->cap - fr->end < fr->cap / 2 || fr->cap - fr->pos < n)
+			compact(fr);
+		got = fr->in->read(fr->in, fr->buf + fr->end, fr->cap - fr->end);
+		if (got < 0) {
+			diag_at(fr->diag, PM_E_READ, (int64_t)(fr->base + fr->end),
+			        "%s", strerror(errno));
+			return false;
+		}
+		if (got == 0)
+			fr->eof = true;
+		fr->end += (size_t)got;
+		fr->tally->bytes_read += (uint64_t)got;
+	}
+	*avail = fr->end - fr->pos;
+	return true;
+}
+
+/* ---- damage ---- */
+
+static void
+report(struct framer *fr, pm_status st, uint64_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static void
+report(struct framer *fr, pm_status st, uint64_t offset, const char *fmt, ...)
+{
+	char detail[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	diag_at(fr->diag, st, (int64_t)offset, "%s", detail);
+}
+
+/* Count bytes of one damaged record or segment as damaged. */
+static void
+count_damaged(struct framer *fr, uint64_t bytes)
+{
+	fr->tally->damaged += bytes;
+	fr->tally->damaged_records++;
+}
+
+/* A pending spanned record that will get no last segment. Called before
+ * any damage is skipped, so that no record is joined across lost bytes. */
+static void
+span_drop_unended(struct framer *fr)
+{
+	struct assembly *a = &fr->span;
+
+	if (!a->active)
+		return;
+	report(fr, PM_E_UNENDED_SPAN, a->offset,
+	       "%u segment(s) of %" PRIu64 " bytes discarded", a->segments,
+	       a->input_bytes);
+	count_damaged(fr, a->input_bytes);
+	a->active = false;
+}
+
+/* The input ends avail bytes into a unit of need bytes. */
+static enum step
+truncated(struct framer *fr, size_t avail, size_t need, const char *what)
+{
+	span_drop_unended(fr);
+	report(fr, PM_E_TRUNCATED, here(fr), "%s has %zu of its %zu bytes", what,
+	       avail, need);
+	fr->tally->truncated++;
+	count_damaged(fr, avail);
+	fr->pos += avail;
+	fr->block_left = 0;
+	return STEP_MORE;
+}
+
+/* Consume up to n bytes as damaged, through as many reads as it takes;
+ * fewer at the end of the input. False after a read error. */
+static bool
+skip_damaged(struct framer *fr, uint64_t n)
+{
+	while (n > 0) {
+		size_t avail, take;
+
+		if (!fill(fr, 1, &avail))
+			return false;
+		if (avail == 0)
+			break;
+		take = n < avail ? (size_t)n : avail;
+		fr->pos += take;
+		fr->tally->damaged += take;
+		n -= take;
+	}
+	return true;
+}
+
+static void
+hex_bytes(char *out, size_t cap, const uint8_t *p, size_t n)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used + 3 <= cap; i++)
+		used += (size_t)snprintf(out + used, cap - used, "%02x", p[i]);
+}
+
+/* Skip forward a byte at a time to where units of the framing walk again,
+ * and report the bytes skipped once. */
+static enum step
+resync(struct framer *fr, uint64_t offset)
+{
+	uint64_t skipped = 0;
+	size_t avail;
+	bool found = false;
+
+	while (!found) {
+		fr->pos++;
+		skipped++;
+		if (!fill(fr, RESYNC_WINDOW + 1, &avail)) {
+			count_damaged(fr, skipped);
+			return STEP_ERROR;
+		}
+		if (avail == 0)
+			break;
+		found = walks(fr->framing,
+		              span_make(fr->buf + fr->pos,
+		                        min_size(avail, RESYNC_WINDOW)),
+		              avail <= RESYNC_WINDOW,
+		              rules[fr->framing].resync_units, false, NULL);
+	}
+	count_damaged(fr, skipped);
+	if (found)
+		report(fr, PM_E_RESYNC, offset,
+		       "%" PRIu64 " bytes skipped; records resume at offset %" PRIu64,
+		       skipped, here(fr));
+	else
+		report(fr, PM_E_RESYNC, offset,
+		       "%" PRIu64 " bytes skipped to the end of input", skipped);
+	return STEP_MORE;
+}
+
+/* An invalid descriptor at pos (shown: its bytes available to print). */
+static enum step
+bad_descriptor(struct framer *fr, const char *what, size_t shown,
+               const char *why)
+{
+	char hex[2 * DESC_LEN + 1];
+
+	span_drop_unended(fr);
+	hex_bytes(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
+	report(fr, PM_E_BAD_DESCRIPTOR, here(fr), "%s x'%s': %s", what, hex, why);
+	return resync(fr, here(fr));
+}
+
+/* ---- records ---- */
+
+static bool
+wanted(const struct framer *fr, const uint8_t *p, size_t len)
+{
+	return fr->want == NULL ||
+	       fr->want(p, min_size(len, FR_HEAD_MAX), fr->want_ctx);
+}
+
+static void
+too_long(struct framer *fr, pm_status st, uint64_t offset, size_t len,
+         uint64_t input_bytes)
+{
+	if (st == PM_E_NOMEM)
+		report(fr, st, offset, "record of %zu bytes skipped", len);
+	else
+		report(fr, st, offset, "%zu bytes; the limit is %zu", len,
+		       fr->max_record);
+	count_damaged(fr, input_bytes);
+}
+
+/* A record in one piece: a PM record, or a complete segment. */
+static enum step
+whole_record(struct framer *fr, struct span r, uint64_t offset,
+             struct fr_record *rec)
+{
+	bool keep = wanted(fr, r.p, r.len);
+
+	if (keep && r.len > fr->max_record) {
+		too_long(fr, PM_E_RECORD_TOO_LONG, offset, r.len, r.len);
+		return STEP_MORE;
+	}
+	rec->offset = offset;
+	rec->data = keep ? r.p : NULL;
+	rec->len = r.len;
+	rec->head = r.p;
+	rec->head_len = min_size(r.len, FR_HEAD_MAX);
+	rec->input_bytes = r.len;
+	rec->segments = 1;
+	rec->contiguous = true;
+	return STEP_RECORD;
+}
+
+/* Room for n bytes of the record being joined, doubling up to max_record. */
+static bool
+join_reserve(struct framer *fr, size_t n)
+{
+	struct assembly *a = &fr->span;
+	size_t cap = a->cap ? a->cap : JOIN_START;
+	uint8_t *p;
+
+	if (n <= a->cap)
+		return true;
+	while (cap < n)
+		cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+	if (cap > fr->max_record)
+		cap = fr->max_record;
+	if ((p = realloc(a->data, cap)) == NULL)
+		return false;
+	a->data = p;
+	a->cap = cap;
+	return true;
+}
+
+/* Copy the last n bytes counted in the record's length into its joined
+ * data, up to max_record. */
+static void
+join(struct framer *fr, const uint8_t *p, size_t n)
+{
+	struct assembly *a = &fr->span;
+
+	if (a->refused != PM_OK)
+		return;
+	if (a->len > fr->max_record)
+		a->refused = PM_E_RECORD_TOO_LONG;
+	else if (!join_reserve(fr, a->len))
+		a->refused = PM_E_NOMEM;
+	else
+		memcpy(a->data + a->len - n, p, n);
+}
+
+/* Ask want once the head is full or the record complete: a first segment
+ * can be too short to show even the record type. */
+static void
+span_decide(struct framer *fr)
+{
+	struct assembly *a = &fr->span;
+
+	a->decided = true;
+	a->keep = wanted(fr, a->head, a->head_len);
+	if (a->keep)
+		join(fr, a->head, a->head_len);
+}
+
+/* Add n bytes to the record: into its head first, then, when kept, into
+ * its joined data. */
+static void
+span_add(struct framer *fr, const uint8_t *p, size_t n)
+{
+	struct assembly *a = &fr->span;
+
+	if (a->head_len < FR_HEAD_MAX) {
+		size_t k = min_size(n, FR_HEAD_MAX - a->head_len);
+		memcpy(a->head + a->head_len, p, k);
+		a->head_len += k;
+		a->len += k;
+		p += k;
+		n -= k;
+		if (a->head_len == FR_HEAD_MAX)
+			span_decide(fr);
+	}
+	a->len += n;
+	if (a->keep && n > 0)
+		join(fr, p, n);
+}
+
+/* A first segment. The joined record gets an RDW of its own in front of the
+ * segments' data; want sees it with a length of zero, not yet known. */
+static void
+span_begin(struct framer *fr, struct span seg, uint64_t offset)
+{
+	static const uint8_t blank_rdw[DESC_LEN];
+	struct assembly *a = &fr->span;
+
+	a->active = true;
+	a->decided = false;
+	a->keep = false;
+	a->refused = PM_OK;
+	a->offset = offset;
+	a->input_bytes = seg.len;
+	a->segments = 1;
+	a->len = 0;
+	a->head_len = 0;
+	span_add(fr, blank_rdw, DESC_LEN);
+	span_add(fr, seg.p + DESC_LEN, seg.len - DESC_LEN);
+}
+
+static void
+span_continue(struct framer *fr, struct span seg)
+{
+	fr->span.input_bytes += seg.len;
+	fr->span.segments++;
+	span_add(fr, seg.p + DESC_LEN, seg.len - DESC_LEN);
+}
+
+/* The last segment arrived: hand the joined record up. Its RDW carries the
+ * length when a halfword holds it, else zero (never to be trusted: rec.len
+ * is the length). */
+static enum step
+span_end(struct framer *fr, struct fr_record *rec)
+{
+	struct assembly *a = &fr->span;
+	uint8_t *rdw;
+
+	a->active = false;
+	if (!a->decided)
+		span_decide(fr);
+	rdw = a->keep ? a->data : a->head;
+	if (a->refused != PM_OK) {
+		too_long(fr, a->refused, a->offset, a->len, a->input_bytes);
+		return STEP_MORE;
+	}
+	put_be(rdw, 2, a->len <= RDW_LEN_MAX ? a->len : 0);
+	fr->tally->spanned++;
+	fr->tally->segments += a->segments;
+	rec->offset = a->offset;
+	rec->data = a->keep ? a->data : NULL;
+	rec->len = a->len;
+	rec->head = rdw;
+	rec->head_len = a->keep ? min_size(a->len, FR_HEAD_MAX) : a->head_len;
+	rec->input_bytes = a->input_bytes;
+	rec->segments = a->segments;
+	rec->contiguous = false;
+	return STEP_RECORD;
+}
+
+/* A segment of len bytes at pos, whole in the buffer: consume it. */
+static enum step
+segment(struct framer *fr, size_t len, unsigned code, struct fr_record *rec)
+{
+	struct span seg = span_make(fr->buf + fr->pos, len);
+	uint64_t offset = here(fr);
+
+	fr->pos += len;
+	if (code == SEG_COMPLETE || code == SEG_FIRST) {
+		span_drop_unended(fr);
+		if (code == SEG_COMPLETE)
+			return whole_record(fr, seg, offset, rec);
+		span_begin(fr, seg, offset);
+		return STEP_MORE;
+	}
+	if (!fr->span.active) {
+		report(fr, PM_E_ORPHAN_SEGMENT, offset,
+		       "%s segment of %zu bytes discarded",
+		       code == SEG_LAST ? "last" : "middle", len);
+		fr->tally->orphans++;
+		count_damaged(fr, len);
+		return STEP_MORE;
+	}
+	span_continue(fr, seg);
+	return code == SEG_LAST ? span_end(fr, rec) : STEP_MORE;
+}
+
+/* ---- the framings ---- */
+
+static enum step
+step_pm(struct framer *fr, struct fr_record *rec)
+{
+	size_t avail, len;
+	uint16_t intlen;
+	uint64_t offset;
+	struct span r;
+
+	if (!fill(fr, 2, &avail))
+		return STEP_ERROR;
+	if (avail == 0)
+		return STEP_END;
+	if (avail < 2)
+		return truncated(fr, avail, 2, "PM record length");
+	(void)be_u16(span_make(fr->buf + fr->pos, avail), 0, &intlen);
+	if (intlen < DESC_LEN)
+		return bad_descriptor(fr, "PM record length", 2, "below 4");
+	len = intlen;
+	if (!fill(fr, len, &avail))
+		return STEP_ERROR;
+	if (avail < len)
+		return truncated(fr, avail, len, "PM record");
+	r = span_make(fr->buf + fr->pos, len);
+	offset = here(fr);
+	fr->pos += len;
+	return whole_record(fr, r, offset, rec);
+}
+
+static enum step
+step_rdw(struct framer *fr, struct fr_record *rec)
+{
+	size_t avail;
+	struct desc d;
+	const char *why;
+
+	if (!fill(fr, DESC_LEN, &avail))
+		return STEP_ERROR;
+	if (avail == 0)
+		return STEP_END;
+	if (avail < DESC_LEN)
+		return truncated(fr, avail, DESC_LEN, "RDW");
+	why = sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
+	if (why)
+		return bad_descriptor(fr, "RDW", DESC_LEN, why);
+	if (!fill(fr, d.len, &avail))
+		return STEP_ERROR;
+	if (avail < d.len)
+		return truncated(fr, avail, d.len, "record");
+	return segment(fr, d.len, d.code, rec);
+}
+
+static enum step
+block_begin(struct framer *fr)
+{
+	size_t avail;
+	uint64_t len;
+	const char *why;
+
+	if (!fill(fr, DESC_LEN, &avail))
+		return STEP_ERROR;
+	if (avail == 0)
+		return STEP_END;
+	if (avail < DESC_LEN)
+		return truncated(fr, avail, DESC_LEN, "BDW");
+	why = bdw_parse(span_make(fr->buf + fr->pos, avail), 0, &len);
+	if (why)
+		return bad_descriptor(fr, "BDW", DESC_LEN, why);
+	fr->block_offset = here(fr);
+	fr->block_left = len - DESC_LEN;
+	fr->pos += DESC_LEN;
+	fr->tally->used += DESC_LEN;
+	return STEP_MORE;
+}
+
+/* The rest of the current block cannot be walked: skip it. */
+static enum step
+bad_block(struct framer *fr, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static enum step
+bad_block(struct framer *fr, const char *fmt, ...)
+{
+	char why[120];
+	va_list ap;
+	uint64_t rest = fr->block_left;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	span_drop_unended(fr);
+	report(fr, PM_E_BAD_BLOCK, here(fr),
+	       "%s in the block at offset %" PRIu64 "; its last %" PRIu64
+	       " bytes skipped", why, fr->block_offset, rest);
+	fr->tally->damaged_records++;
+	fr->block_left = 0;
+	return skip_damaged(fr, rest) ? STEP_MORE : STEP_ERROR;
+}
+
+static enum step
+block_segment(struct framer *fr, struct fr_record *rec)
+{
+	size_t avail;
+	struct desc d;
+	const char *why;
+	char hex[2 * DESC_LEN + 1];
+
+	if (fr->block_left < DESC_LEN)
+		return bad_block(fr, "%" PRIu64 " bytes after the last segment",
+		                 fr->block_left);
+	if (!fill(fr, DESC_LEN, &avail))
+		return STEP_ERROR;
+	if (avail == 0) {
+		/* every segment whole: the file ends where a segment does */
+		report(fr, PM_E_TRUNCATED, here(fr),
+		       "the block at offset %" PRIu64 " lacks its last %" PRIu64
+		       " bytes", fr->block_offset, fr->block_left);
+		fr->block_left = 0;
+		return STEP_MORE;
+	}
+	if (avail < DESC_LEN)
+		return truncated(fr, avail, DESC_LEN, "SDW");
+	why = sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
+	if (why) {
+		hex_bytes(hex, sizeof hex, fr->buf + fr->pos, DESC_LEN);
+		return bad_block(fr, "SDW x'%s': %s", hex, why);
+	}
+	if (d.len > fr->block_left)
+		return bad_block(fr, "segment of %zu bytes overruns its block",
+		                 d.len);
+	if (!fill(fr, d.len, &avail))
+		return STEP_ERROR;
+	if (avail < d.len)
+		return truncated(fr, avail, d.len, "segment");
+	fr->block_left -= d.len;
+	return segment(fr, d.len, d.code, rec);
+}
+
+static enum step
+step_bdw(struct framer *fr, struct fr_record *rec)
+{
+	return fr->block_left == 0 ? block_begin(fr) : block_segment(fr, rec);
+}
+
+static const step_fn steppers[] = {
+	[FRAMING_PM] = step_pm,
+	[FRAMING_RDW] = step_rdw,
+	[FRAMING_BDW] = step_bdw,
+};
+
+/* ---- detection ---- */
+
+static const struct magic {
+	const char *bytes;
+	size_t len;
+	const char *cause;
+} magics[] = {
+	{ "\x1f\x8b", 2, "looks gzip-compressed: use zcat file | pmimrpt -" },
+	{ "BZh", 3, "looks bzip2-compressed: use bzcat file | pmimrpt -" },
+	{ "\xfd" "7zXZ", 5, "looks xz-compressed: use xzcat file | pmimrpt -" },
+	{ "\x28\xb5\x2f\xfd", 4,
+	  "looks zstd-compressed: use zstdcat file | pmimrpt -" },
+	{ "PK\x03\x04", 4,
+	  "looks like a zip archive: use unzip -p file | pmimrpt -" },
+};
+
+/* The header AMATERSE/TRSMAIN writes, checked as
+ * openmainframeproject/tersedecompress (TerseHeader.java) checks it. Host
+ * mode, 12 bytes: x'02' (PACK) or x'05' (SPACK); record format 0 (F) or 1
+ * (V); record length as a halfword at 2 and a fullword at 8, not both zero
+ * and equal when both are set; flags at 4; ratio at 5 and block size at
+ * 6-7, both zero unless the MVS flag (x'04') is set. Native mode: x'01' or
+ * x'07', then x'8969A5'. */
+static bool
+looks_tersed(struct span s)
+{
+	uint8_t mode, recfm, flags, ratio;
+	uint16_t len1, blksize;
+	uint32_t len2;
+
+	if (!be_u8(s, 0, &mode))
+		return false;
+	if (mode == 0x01 || mode == 0x07) {
+		uint32_t check;
+		return be_u32(s, 0, &check) && (check & 0xffffff) == 0x8969a5;
+	}
+	if ((mode != 0x02 && mode != 0x05) || !be_u8(s, 1, &recfm) ||
+	    !be_u16(s, 2, &len1) || !be_u8(s, 4, &flags) ||
+	    !be_u8(s, 5, &ratio) || !be_u16(s, 6, &blksize) ||
+	    !be_u32(s, 8, &len2))
+		return false;
+	if (recfm > 1 || (len2 & 0x80000000u) || (len1 == 0 && len2 == 0))
+		return false;
+	if (len1 != 0 && len2 != 0 && len1 != len2)
+		return false;
+	return (flags & 0x04) || (flags == 0 && ratio == 0 && blksize == 0);
+}
+
+/* Mostly printable ASCII and line ends, as a text-mode transfer leaves. */
+static bool
+looks_like_text(struct span s)
+{
+	size_t n = min_size(s.len, TEXT_SAMPLE), printable = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = s.p[i];
+		if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t')
+			printable++;
+	}
+	return n > 0 && printable * 10 >= n * 9;
+}
+
+/* Why nothing walks, as far as the first bytes tell. */
+static void
+refusal_cause(struct span w, char *out, size_t cap)
+{
+	char hex[2 * 8 + 1];
+
+	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+		if (w.len >= magics[i].len &&
+		    memcmp(w.p, magics[i].bytes, magics[i].len) == 0) {
+			snprintf(out, cap, "%s", magics[i].cause);
+			return;
+		}
+	if (looks_tersed(w))
+		snprintf(out, cap, "looks like a tersed file: unpack it with "
+		         "AMATERSE or tersedecompress first");
+	else if (looks_like_text(w))
+		snprintf(out, cap, "looks like ASCII text: a text-mode transfer?");
+	else if (smf_header_at(w, 0))
+		snprintf(out, cap, "no RDWs: was the file sent by FTP without "
+		         "SITE RDW?");
+	else {
+		hex_bytes(hex, sizeof hex, w.p, min_size(w.len, 8));
+		snprintf(out, cap, "neither BDW blocks, RDW records nor PM records "
+		         "from the start (first bytes x'%s')", hex);
+	}
+}
+
+static enum content
+detect_content(const struct framer *fr, struct span w, bool at_eof)
+{
+	unsigned votes[3] = { 0, 0, 0 };
+
+	(void)walks(fr->framing, w, at_eof, VOTE_UNITS, true, votes);
+	/* SMF dumps are the usual input: ties go to SMF */
+	return votes[CONTENT_PM] > votes[CONTENT_SMF] ? CONTENT_PM : CONTENT_SMF;
+}
+
+/* A start damaged within its first records: at least two units walk from
+ * the start and, past the damage, enough walk again to be sure. */
+static bool
+walks_despite_damage(enum framing f, struct span w, bool at_eof)
+{
+	struct walk k = { .w = w, .at_eof = at_eof };
+	unsigned need = rules[f].detect_units;
+
+	if (walk_run(&k, f, need))
+		return true;
+	if (k.units < 2)
+		return false;
+	for (size_t off = k.off + 1; off < w.len; off++)
+		if (walks(f, span_sub(w, off, w.len - off), at_eof, need, false,
+		          NULL))
+			return true;
+	return false;
+}
+
+/* Clean input first: segments in order, from the start. Then input whose
+ * first records are damaged. */
+static bool
+detect_framing(struct framer *fr, struct span w, bool at_eof)
+{
+	size_t n = sizeof detect_order / sizeof detect_order[0];
+
+	for (size_t i = 0; i < 2 * n; i++) {
+		enum framing f = detect_order[i % n];
+		if (i < n ? walks(f, w, at_eof, rules[f].detect_units, true, NULL)
+		          : walks_despite_damage(f, w, at_eof)) {
+			fr->framing = f;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- the interface ---- */
+
+static struct framer *
+open_failed(struct framer *fr, pm_status *st, pm_status why)
+{
+	/* the bytes looked at are accounted, so the tally still balances */
+	fr->tally->damaged += fr->end - fr->pos;
+	framer_close(fr);
+	*st = why;
+	return NULL;
+}
+
+struct framer *
+framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
+            struct tally *t, pm_status *st)
+{
+	struct framer *fr = calloc(1, sizeof *fr);
+	char cause[160];
+	struct span w;
+	size_t avail;
+	bool at_eof;
+
+	if (fr == NULL) {
+		diag_at(d, PM_E_NOMEM, DIAG_NO_OFFSET, NULL);
+		*st = PM_E_NOMEM;
+		return NULL;
+	}
+	fr->in = in;
+	fr->diag = d;
+	fr->tally = t;
+	fr->want = opts->want;
+	fr->want_ctx = opts->want_ctx;
+	fr->max_record = opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
+	fr->framing = opts->framing;
+	fr->content = opts->content;
+	fr->cap = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
+	if (fr->cap < MIN_BUFFER)
+		fr->cap = MIN_BUFFER;
+	if ((fr->buf = malloc(fr->cap)) == NULL) {
+		diag_at(d, PM_E_NOMEM, DIAG_NO_OFFSET, NULL);
+		return open_failed(fr, st, PM_E_NOMEM);
+	}
+	if (!fill(fr, DETECT_WINDOW + 1, &avail))
+		return open_failed(fr, st, PM_E_READ);
+	*st = PM_OK;
+	if (avail == 0) {
+		fr->done = true;
+		return fr;
+	}
+	w = span_make(fr->buf, min_size(avail, DETECT_WINDOW));
+	at_eof = avail <= DETECT_WINDOW;
+	if (fr->framing == FRAMING_AUTO && !detect_framing(fr, w, at_eof)) {
+		refusal_cause(w, cause, sizeof cause);
+		diag_at(d, PM_E_NO_FRAMING, 0, "%s", cause);
+		return open_failed(fr, st, PM_E_NO_FRAMING);
+	}
+	if (fr->framing == FRAMING_PM)
+		fr->content = CONTENT_PM;
+	else if (fr->content == CONTENT_AUTO)
+		fr->content = detect_content(fr, w, at_eof);
+	fr->step = steppers[fr->framing];
+	return fr;
+}
+
+/* After a read error: what was read but not handed up is damaged. */
+static void
+abandon(struct framer *fr)
+{
+	fr->tally->damaged += fr->end - fr->pos;
+	fr->pos = fr->end;
+	if (fr->span.active)
+		count_damaged(fr, fr->span.input_bytes);
+	fr->span.active = false;
+	fr->done = true;
+}
+
+int
+framer_next(struct framer *fr, struct fr_record *rec)
+{
+	while (!fr->done) {
+		switch (fr->step(fr, rec)) {
+		case STEP_RECORD:
+			return 1;
+		case STEP_MORE:
+			break;
+		case STEP_END:
+			span_drop_unended(fr);
+			fr->done = true;
+			break;
+		case STEP_ERROR:
+			abandon(fr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+enum framing
+framer_framing(const struct framer *fr)
+{
+	return fr->framing;
+}
+
+enum content
+framer_content(const struct framer *fr)
+{
+	return fr->content;
+}
+
+uint64_t
+framer_position(const struct framer *fr)
+{
+	return here(fr);
+}
+
+void
+framer_close(struct framer *fr)
+{
+	if (fr == NULL)
+		return;
+	free(fr->span.data);
+	free(fr->buf);
+	free(fr);
+}
