@@ -42,6 +42,7 @@ struct slot {
 	struct interval iv;
 	uint64_t first_part;                 /* r->parts_seen when it began */
 	uint64_t part_offset[CB_MAX_PARTS];  /* where each part came from */
+	const char *file;                    /* the input its first part was in */
 	uint32_t hash;
 };
 
@@ -164,18 +165,24 @@ part_list(unsigned mask, unsigned nparts, char out[2 * CB_MAX_PARTS])
 	out[n] = '\0';
 }
 
+/* Said when the interval is emitted, perhaps after its input was closed:
+ * the message names the input its first part was in. */
 static void
-report_incomplete(struct reasm *r, const struct interval *iv)
+report_incomplete(struct reasm *r, const struct slot *s)
 {
+	const struct interval *iv = &s->iv;
+	const char *current = r->diag->file;
 	char start[20], end[20], have[2 * CB_MAX_PARTS], lack[2 * CB_MAX_PARTS];
 
 	stamp_format(iv->start, start);
 	stamp_format(iv->end, end);
 	part_list(iv->parts, r->pm->nparts, have);
 	part_list(r->all_parts & ~iv->parts, r->pm->nparts, lack);
+	r->diag->file = s->file;
 	diag_at(r->diag, PM_E_INCOMPLETE, (int64_t)iv->offset,
 	        "interval %s to %s: has parts %s, lacks %s", start, end, have,
 	        lack);
+	r->diag->file = current;
 }
 
 static void
@@ -197,7 +204,7 @@ emit_head(struct reasm *r)
 		r->tally->intervals_complete++;
 	} else {
 		r->tally->intervals_incomplete++;
-		report_incomplete(r, &s->iv);
+		report_incomplete(r, s);
 	}
 	r->emit(&s->iv, r->ctx);
 	r->head = ring_at(r, 1);
@@ -293,6 +300,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 	iv->offset = offset;
 	s->first_part = r->parts_seen;
 	s->part_offset[h->seq] = offset;
+	s->file = r->diag->file;
 	s->hash = hash;
 	r->index[bucket].slot = (uint32_t)tail;
 	r->index[bucket].hash = hash;
