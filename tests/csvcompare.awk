@@ -14,13 +14,13 @@ FNR == 1 {
 	else { for (i = 1; i <= NF; i++) acol[$i] = i }
 	next
 }
-NR == FNR { erows++; for (i = 1; i <= NF; i++) exp[erows, i] = $i; next }
+NR == FNR { erows++; for (i = 1; i <= NF; i++) want[erows, i] = $i; next }
 {
 	arows++
 	for (i = 1; i <= ne; i++) {
 		name = ename[i]
 		if (!(name in acol)) { if (!missing[name]++) { print "missing column " name; bad++ } continue }
-		e = exp[arows, i]; a = $(acol[name])
+		e = want[arows, i]; a = $(acol[name])
 		if (e == a) continue
 		if (isnum(e) && isnum(a)) {
 			tol = 0.5 * 10 ^ -decimals(a) + 1e-9 * abs(e) + 1e-12
