@@ -85,7 +85,11 @@ be_u32(struct span s, size_t off, uint32_t *out)
 static inline bool
 be_u64(struct span s, size_t off, uint64_t *out)
 {
-	return be_uint(s, off, 8, out);
+	uint32_t hi, lo;
+	if (!be_u32(s, off, &hi) || !be_u32(s, off + 4, &lo))
+		return false;
+	*out = (uint64_t)hi << 32 | lo;
+	return true;
 }
 
 /* Writers, for the generator and tests: dst must hold width bytes. */

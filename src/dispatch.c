@@ -16,17 +16,14 @@ static void
 check_buckets(struct pm_stage *s, const struct pm_header *h, struct span rec,
               uint64_t offset)
 {
-	const struct layout *lay = &s->pm->lay;
+	for (size_t i = 0; i < s->pm->nbuckets[h->seq]; i++) {
+		const struct pm_bucket_at *at = &s->pm->buckets[h->seq][i];
+		const struct cb_bucket *b = &s->pm->lay.buckets[at->bucket];
+		uint32_t sum = 0, high = 0, count = 0;
 
-	for (size_t i = 0; i < lay->nbuckets; i++) {
-		const struct cb_bucket *b = &lay->buckets[i];
-		uint64_t sum = 0, high = 0, count = 0;
-
-		if (b->part != h->seq)
-			continue;
-		(void)be_uint(rec, lay->fields[b->sum].offset, 4, &sum);
-		(void)be_uint(rec, lay->fields[b->high].offset, 4, &high);
-		(void)be_uint(rec, lay->fields[b->count].offset, 4, &count);
+		(void)be_u32(rec, at->sum, &sum);
+		(void)be_u32(rec, at->high, &high);
+		(void)be_u32(rec, at->count, &count);
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",

@@ -48,6 +48,14 @@ build_items(struct pmint *pm)
 		it->offset = (uint16_t)f->offset;
 		it->width = (uint8_t)f->length;
 	}
+	for (size_t i = 0; i < pm->lay.nbuckets; i++) {
+		const struct cb_bucket *b = &pm->lay.buckets[i];
+		struct pm_bucket_at *at = &pm->buckets[b->part][pm->nbuckets[b->part]++];
+		at->sum = (uint16_t)pm->lay.fields[b->sum].offset;
+		at->high = (uint16_t)pm->lay.fields[b->high].offset;
+		at->count = (uint16_t)pm->lay.fields[b->count].offset;
+		at->bucket = (uint8_t)i;
+	}
 }
 
 pm_status
@@ -144,11 +152,22 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 		return PM_E_BAD_SEQUENCE;
 	if (rec.len < pm->part_len[p])
 		return PM_E_SHORT_PART;
-	/* The length check above covers every item: read them unchecked would
-	 * be safe, but the getter costs nothing worth saving. */
+	/* The length check above covers every item; the widths the layout
+	 * holds (fullwords and doublewords above all) get a getter each. */
 	for (size_t i = 0; i < pm->nitems[p]; i++) {
 		const struct pm_item *it = &pm->items[p][i];
-		(void)be_uint(rec, it->offset, it->width, &values[it->field]);
+		uint32_t w = 0;
+		switch (it->width) {
+		case 4:
+			(void)be_u32(rec, it->offset, &w);
+			values[it->field] = w;
+			break;
+		case 8:
+			(void)be_u64(rec, it->offset, &values[it->field]);
+			break;
+		default:
+			(void)be_uint(rec, it->offset, it->width, &values[it->field]);
+		}
 	}
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
 }

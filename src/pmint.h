@@ -39,6 +39,13 @@ struct pmint {
 	size_t part_len[CB_MAX_PARTS];
 	struct pm_item items[CB_MAX_PARTS][CB_MAX_FIELDS];
 	size_t nitems[CB_MAX_PARTS];
+	/* the wait buckets of each part, with their fields' offsets at hand
+	 * for the per-record plausibility checks */
+	struct pm_bucket_at {
+		uint16_t sum, high, count;  /* offsets of the fullwords */
+		uint8_t bucket;             /* index into lay.buckets */
+	} buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
+	size_t nbuckets[CB_MAX_PARTS];
 };
 
 /* Parse the embedded listing and resolve the fields the reader needs. */
