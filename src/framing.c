@@ -20,10 +20,6 @@
 #define SEG_MAX 32760       /* longest RDW/SDW, and plain BDW block */
 #define BDW_MIN 8           /* a BDW and one empty segment */
 #define BDW_EXTENDED 0x80000000u
-#define PM_HDR 5            /* INTLEN, type, sequence, version */
-#define PM_TYPE_MAX 63      /* PM record types are small numbers */
-#define PM_SEQ_MAX 15
-#define SMF_DAY_UNITS 8640000u  /* SMF time: hundredths of a second */
 #define RDW_LEN_MAX 0xffffu
 
 #define DEFAULT_BUFFER ((size_t)4 << 20)
@@ -63,6 +59,7 @@ struct assembly {
 
 struct framer {
 	struct input *in;
+	const struct fr_records *rs;
 	struct diag *diag;
 	struct tally *tally;
 	fr_want_fn want;
@@ -131,63 +128,28 @@ bdw_parse(struct span s, size_t off, uint64_t *len)
 	return NULL;
 }
 
-/* A PM record header at off that looks like one (for detection and
+/* A PM record at off that looks like one (for detection and
  * resynchronisation; reading trusts any length of 4 or more). */
 static bool
-pm_plausible(struct span s, size_t off, size_t *len)
+pm_plausible(const struct fr_records *rs, struct span s, size_t off,
+             size_t *len)
 {
-	uint16_t n;
-	uint8_t type, seq;
+	bool plausible = false;
 
-	if (!be_u16(s, off, &n) || !be_u8(s, off + 2, &type) ||
-	    !be_u8(s, off + 3, &seq))
-		return false;
-	*len = n;
-	return n >= PM_HDR && type >= 1 && type <= PM_TYPE_MAX &&
-	       seq <= PM_SEQ_MAX;
-}
-
-/* A packed date 0cyydddF (sign F or C) at off. */
-static bool
-packed_date_ok(struct span s, size_t off)
-{
-	uint32_t v;
-	unsigned day;
-
-	if (!be_u32(s, off, &v))
-		return false;
-	if ((v >> 28) != 0 || ((v >> 24) & 0xf) > 2)
-		return false;
-	if ((v & 0xf) != 0xf && (v & 0xf) != 0xc)
-		return false;
-	for (unsigned shift = 4; shift < 24; shift += 4)
-		if (((v >> shift) & 0xf) > 9)
-			return false;
-	day = ((v >> 12) & 0xf) * 100 + ((v >> 8) & 0xf) * 10 + ((v >> 4) & 0xf);
-	return day >= 1 && day <= 366;
-}
-
-/* An SMF header (flag, type, time, date) starting at off. */
-static bool
-smf_header_at(struct span s, size_t off)
-{
-	uint32_t time;
-
-	return be_u32(s, off + 2, &time) && time < SMF_DAY_UNITS &&
-	       packed_date_ok(s, off + 6);
+	*len = off < s.len ? rs->pm_length(s.p + off, s.len - off, &plausible,
+	                                   rs->pm_ctx) : 0;
+	return plausible;
 }
 
 /* What a record holds, from its first segment (SDW included). */
 static enum content
-content_of(struct span seg)
+content_of(const struct fr_records *rs, struct span seg)
 {
-	uint16_t intlen;
-	uint8_t type;
+	size_t len;
 
-	if (be_u16(seg, DESC_LEN, &intlen) && intlen == seg.len - DESC_LEN &&
-	    be_u8(seg, DESC_LEN + 2, &type) && type >= 1 && type <= PM_TYPE_MAX)
+	if (pm_plausible(rs, seg, DESC_LEN, &len) && len == seg.len - DESC_LEN)
 		return CONTENT_PM;
-	if (smf_header_at(seg, DESC_LEN))
+	if (rs->smf_header(seg.p, seg.len, rs->smf_ctx))
 		return CONTENT_SMF;
 	return CONTENT_AUTO;
 }
@@ -197,6 +159,7 @@ content_of(struct span seg)
 enum check { CHECK_OK, CHECK_BAD, CHECK_CUT };
 
 struct walk {
+	const struct fr_records *rs;
 	struct span w;
 	bool at_eof;        /* w ends where the input ends */
 	size_t off;
@@ -220,7 +183,7 @@ walk_in_order(struct walk *k, struct span seg, unsigned code)
 	k->in_span = code == SEG_FIRST || code == SEG_MIDDLE;
 	k->segs++;
 	if (k->votes && !continues)
-		k->votes[content_of(seg)]++;
+		k->votes[content_of(k->rs, seg)]++;
 	return true;
 }
 
@@ -238,9 +201,9 @@ walk_pm(struct walk *k, unsigned need)
 	while (k->units < need) {
 		size_t left = k->w.len - k->off, len;
 
-		if (left < PM_HDR)
+		if (left < k->rs->pm_peek)
 			return walk_out(k);
-		if (!pm_plausible(k->w, k->off, &len))
+		if (!pm_plausible(k->rs, k->w, k->off, &len))
 			return false;
 		if (len > left)
 			return walk_out(k);
@@ -341,10 +304,10 @@ walk_run(struct walk *k, enum framing f, unsigned need)
 }
 
 static bool
-walks(enum framing f, struct span w, bool at_eof, unsigned need,
-      bool ordered, unsigned *votes)
+walks(const struct fr_records *rs, enum framing f, struct span w, bool at_eof,
+      unsigned need, bool ordered, unsigned *votes)
 {
-	struct walk k = { .w = w, .at_eof = at_eof, .ordered = ordered,
+	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof, .ordered = ordered,
 	                  .votes = votes };
 	return walk_run(&k, f, need);
 }
@@ -530,7 +493,7 @@ resync(struct framer *fr, uint64_t offset)
 		}
 		if (avail == 0)
 			break;
-		found = walks(fr->framing,
+		found = walks(fr->rs, fr->framing,
 		              span_make(fr->buf + fr->pos,
 		                        min_size(avail, RESYNC_WINDOW)),
 		              avail <= RESYNC_WINDOW,
@@ -769,20 +732,19 @@ static enum step
 step_pm(struct framer *fr, struct fr_record *rec)
 {
 	size_t avail, len;
-	uint16_t intlen;
 	uint64_t offset;
 	struct span r;
+	bool plausible;
 
-	if (!fill(fr, 2, &avail))
+	if (!fill(fr, fr->rs->pm_peek, &avail))
 		return STEP_ERROR;
 	if (avail == 0)
 		return STEP_END;
-	if (avail < 2)
-		return truncated(fr, avail, 2, "PM record length");
-	(void)be_u16(span_make(fr->buf + fr->pos, avail), 0, &intlen);
-	if (intlen < DESC_LEN)
+	len = fr->rs->pm_length(fr->buf + fr->pos, avail, &plausible, fr->rs->pm_ctx);
+	if (len == 0 && avail < fr->rs->pm_peek)
+		return truncated(fr, avail, fr->rs->pm_peek, "PM record length");
+	if (len < DESC_LEN)
 		return bad_descriptor(fr, "PM record length", 2, "below 4");
-	len = intlen;
 	if (!fill(fr, len, &avail))
 		return STEP_ERROR;
 	if (avail < len)
@@ -981,9 +943,15 @@ looks_like_text(struct span s)
 
 /* Why nothing walks, as far as the first bytes tell. */
 static void
-refusal_cause(struct span w, char *out, size_t cap)
+refusal_cause(const struct fr_records *rs, struct span w, char *out, size_t cap)
 {
 	char hex[2 * 8 + 1];
+	/* The SMF header's offsets count from an RDW: give it one to see
+	 * whether the file starts with an SMF record stripped of its RDW. */
+	uint8_t with_rdw[FR_HEAD_MAX] = { 0 };
+	size_t n = min_size(w.len, sizeof with_rdw - DESC_LEN);
+
+	memcpy(with_rdw + DESC_LEN, w.p, n);
 
 	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
 		if (w.len >= magics[i].len &&
@@ -996,7 +964,7 @@ refusal_cause(struct span w, char *out, size_t cap)
 		         "AMATERSE or tersedecompress first");
 	else if (looks_like_text(w))
 		snprintf(out, cap, "looks like ASCII text: a text-mode transfer?");
-	else if (smf_header_at(w, 0))
+	else if (rs->smf_header(with_rdw, n + DESC_LEN, rs->smf_ctx))
 		snprintf(out, cap, "no RDWs: was the file sent by FTP without "
 		         "SITE RDW?");
 	else {
@@ -1011,7 +979,7 @@ detect_content(const struct framer *fr, struct span w, bool at_eof)
 {
 	unsigned votes[3] = { 0, 0, 0 };
 
-	(void)walks(fr->framing, w, at_eof, VOTE_UNITS, true, votes);
+	(void)walks(fr->rs, fr->framing, w, at_eof, VOTE_UNITS, true, votes);
 	/* SMF dumps are the usual input: ties go to SMF */
 	return votes[CONTENT_PM] > votes[CONTENT_SMF] ? CONTENT_PM : CONTENT_SMF;
 }
@@ -1019,9 +987,10 @@ detect_content(const struct framer *fr, struct span w, bool at_eof)
 /* A start damaged within its first records: at least two units walk from
  * the start and, past the damage, enough walk again to be sure. */
 static bool
-walks_despite_damage(enum framing f, struct span w, bool at_eof)
+walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
+                     bool at_eof)
 {
-	struct walk k = { .w = w, .at_eof = at_eof };
+	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof };
 	unsigned need = rules[f].detect_units;
 
 	if (walk_run(&k, f, need))
@@ -1029,7 +998,7 @@ walks_despite_damage(enum framing f, struct span w, bool at_eof)
 	if (k.units < 2)
 		return false;
 	for (size_t off = k.off + 1; off < w.len; off++)
-		if (walks(f, span_sub(w, off, w.len - off), at_eof, need, false,
+		if (walks(rs, f, span_sub(w, off, w.len - off), at_eof, need, false,
 		          NULL))
 			return true;
 	return false;
@@ -1044,8 +1013,8 @@ detect_framing(struct framer *fr, struct span w, bool at_eof)
 
 	for (size_t i = 0; i < 2 * n; i++) {
 		enum framing f = detect_order[i % n];
-		if (i < n ? walks(f, w, at_eof, rules[f].detect_units, true, NULL)
-		          : walks_despite_damage(f, w, at_eof)) {
+		if (i < n ? walks(fr->rs, f, w, at_eof, rules[f].detect_units, true, NULL)
+		          : walks_despite_damage(fr->rs, f, w, at_eof)) {
 			fr->framing = f;
 			return true;
 		}
@@ -1081,6 +1050,7 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 		return NULL;
 	}
 	fr->in = in;
+	fr->rs = opts->records;
 	fr->diag = d;
 	fr->tally = t;
 	fr->want = opts->want;
@@ -1105,7 +1075,7 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 	w = span_make(fr->buf, min_size(avail, DETECT_WINDOW));
 	at_eof = avail <= DETECT_WINDOW;
 	if (fr->framing == FRAMING_AUTO && !detect_framing(fr, w, at_eof)) {
-		refusal_cause(w, cause, sizeof cause);
+		refusal_cause(fr->rs, w, cause, sizeof cause);
 		diag_at(d, PM_E_NO_FRAMING, 0, "%s", cause);
 		return open_failed(fr, st, PM_E_NO_FRAMING);
 	}

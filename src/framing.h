@@ -53,7 +53,24 @@ struct fr_record {
  * every record. */
 typedef bool (*fr_want_fn)(const uint8_t *head, size_t head_len, void *ctx);
 
+/* What the framer must know of the records inside the descriptor words,
+ * from their layouts (copybooks/): the framer itself knows only descriptor
+ * words. pmint.c and smfhdr.c provide these. */
+struct fr_records {
+	/* The length (INTLEN) of the PM record at p, avail bytes there; 0 when
+	 * too few bytes hold it. *plausible: whether its header looks like a
+	 * PM record's, which needs pm_peek bytes. */
+	size_t (*pm_length)(const uint8_t *p, size_t avail, bool *plausible,
+	                    void *ctx);
+	size_t pm_peek;
+	void *pm_ctx;
+	/* Whether p, avail bytes from an RDW on, starts an SMF header. */
+	bool (*smf_header)(const uint8_t *p, size_t avail, void *ctx);
+	void *smf_ctx;
+};
+
 struct framer_opts {
+	const struct fr_records *records;
 	enum framing framing;   /* FRAMING_AUTO detects */
 	enum content content;   /* CONTENT_AUTO detects */
 	size_t max_record;      /* largest logical record kept; 0: 16 MiB */

@@ -11,11 +11,14 @@ struct pipeline {
 	struct tally total;
 	struct tally file;    /* the input being read */
 	struct sources *sources;
+	struct smfhdr smfhdr;
+	struct fr_records records; /* what the framer must know of records */
 	uint32_t label_source;
 	struct pm_stage stage;
 	struct smf_reader *smf;
 	struct reasm *reasm;
 	struct framer *fr;    /* while an input is read */
+	uint64_t records_read; /* logical records read in the run */
 };
 
 void
@@ -56,11 +59,18 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->o = *o;
 	p->diag = d;
 	p->sources = src;
+	if ((*st = smfhdr_load(&p->smfhdr, NULL, 0)) != PM_OK)
+		goto fail;
+	p->records.pm_length = pm_record_length;
+	p->records.pm_peek = pm_peek_len(pm);
+	p->records.pm_ctx = (void *)(uintptr_t)pm;
+	p->records.smf_header = smfhdr_plausible;
+	p->records.smf_ctx = &p->smfhdr;
 	if (!emit)
 		emit = drop_interval;
 	if ((*st = sources_intern(src, label, strlen(label), &p->label_source)) != PM_OK)
 		goto fail;
-	if (!(p->smf = smf_open(&o->smf, pm, src, d, st)))
+	if (!(p->smf = smf_open(&o->smf, pm, &p->smfhdr, src, d, st)))
 		goto fail;
 	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total))) {
 		*st = PM_E_NOMEM;
@@ -108,8 +118,8 @@ take_record(struct pipeline *p, const struct fr_record *rec)
 int
 pipeline_read(struct pipeline *p, struct input *in)
 {
-	struct framer_opts fo = { p->o.framing, CONTENT_AUTO, p->o.max_record,
-	                          p->o.buffer_size, want_record, p };
+	struct framer_opts fo = { &p->records, p->o.framing, CONTENT_AUTO,
+	                          p->o.max_record, p->o.buffer_size, want_record, p };
 	struct fr_record rec;
 	pm_status st;
 	int rc = 0;
@@ -124,8 +134,13 @@ pipeline_read(struct pipeline *p, struct input *in)
 		rc = -1;
 	} else {
 		int n;
-		while ((n = framer_next(p->fr, &rec)) > 0)
+		while ((n = framer_next(p->fr, &rec)) > 0) {
 			take_record(p, &rec);
+			/* the clock is looked at every 4096 records, not every one */
+			if ((++p->records_read & 4095) == 0 && p->o.progress)
+				progress_update(p->o.progress, framer_position(p->fr),
+				                p->records_read);
+		}
 		if (n < 0)
 			rc = -1;
 		framer_close(p->fr);
@@ -136,6 +151,8 @@ pipeline_read(struct pipeline *p, struct input *in)
 		        "%llu bytes read, %llu accounted for",
 		        (unsigned long long)p->file.bytes_read,
 		        (unsigned long long)tally_accounted(&p->file));
+	if (p->o.progress)
+		progress_next_input(p->o.progress, p->file.bytes_read);
 	/* intervals completed while reading count for the run */
 	tally_add(&p->total, &p->file);
 	p->stage.tally = &p->total;
@@ -153,12 +170,6 @@ const struct tally *
 pipeline_tally(const struct pipeline *p)
 {
 	return &p->total;
-}
-
-uint64_t
-pipeline_position(const struct pipeline *p)
-{
-	return p->fr ? framer_position(p->fr) : 0;
 }
 
 void

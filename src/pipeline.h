@@ -9,6 +9,7 @@
 #include "framing.h"
 #include "input.h"
 #include "pmint.h"
+#include "progress.h"
 #include "reasm.h"
 #include "smf.h"
 #include "sources.h"
@@ -22,6 +23,7 @@ struct pipeline_opts {
 	size_t max_pending;        /* intervals waiting for parts */
 	size_t max_sources;
 	size_t buffer_size;        /* read buffer */
+	struct progress *progress; /* NULL: none */
 };
 
 /* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
@@ -46,8 +48,6 @@ int pipeline_read(struct pipeline *p, struct input *in);
 void pipeline_finish(struct pipeline *p);
 
 const struct tally *pipeline_tally(const struct pipeline *p);
-/* Bytes read so far from the current input (for progress). */
-uint64_t pipeline_position(const struct pipeline *p);
 
 void pipeline_close(struct pipeline *p);
 

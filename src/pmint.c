@@ -172,14 +172,25 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
 }
 
-int
-pm_plausible(const struct pmint *pm, struct span rec)
+size_t
+pm_peek_len(const struct pmint *pm)
 {
-	size_t len;
-	unsigned type;
+	return pm->lay.fields[pm->f_ver].offset + 1;
+}
 
-	if (pm_peek(pm, rec, &len, &type) != PM_OK)
+size_t
+pm_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
+{
+	const struct pmint *pm = ctx;
+	struct span s = span_make(p, avail);
+	uint64_t len, type, seq;
+
+	*plausible = false;
+	if (!field_u(pm, pm->f_len, s, &len))
 		return 0;
-	return len >= pm->lay.fields[pm->f_type].offset + 1 && len <= rec.len &&
-	       len <= 0x7fff;
+	if (avail >= pm_peek_len(pm) && field_u(pm, pm->f_type, s, &type) &&
+	    field_u(pm, pm->f_seq, s, &seq))
+		*plausible = len >= pm_peek_len(pm) && type >= 1 &&
+		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
+	return (size_t)len;
 }

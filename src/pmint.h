@@ -4,6 +4,7 @@
 #ifndef PMINT_H
 #define PMINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bytes.h"
@@ -67,8 +68,20 @@ pm_status pm_header_read(const struct pmint *pm, struct span rec,
 pm_status pm_part_decode(const struct pmint *pm, const struct pm_header *h,
                          struct span rec, uint64_t *values);
 
-/* Whether rec plausibly starts a PM record: length within [4, max] and a
- * header that reads. Used to find PM records inside SMF records. */
-int pm_plausible(const struct pmint *pm, struct span rec);
+/* PM record types are small numbers, and so are part numbers: a header
+ * beyond these is not taken for a PM record when looking for one. */
+#define PM_TYPE_PLAUSIBLE 63
+#define PM_SEQ_PLAUSIBLE 15
+
+/* Bytes of a PM record's header needed to judge whether it is one: up to
+ * and including INTVER#. */
+size_t pm_peek_len(const struct pmint *pm);
+
+/* For the framer (struct fr_records): the INTLEN of the PM record at p, or
+ * 0 when avail cannot hold it; *plausible when its header looks like a PM
+ * record's (pm_peek_len bytes at hand, a length at least that, a plausible
+ * type and part number). ctx: the pmint. */
+size_t pm_record_length(const uint8_t *p, size_t avail, bool *plausible,
+                        void *ctx);
 
 #endif

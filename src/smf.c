@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "ebcdic.h"
-#include "layout_text.h"
 #include "smf.h"
 
 /* How far past the SMF header the first PM record may start: the product
@@ -18,10 +17,7 @@ struct smf_reader {
 	struct sources *sources;
 	struct diag *diag;
 	struct conv *conv;
-	struct layout hdr;
-	const struct cb_field *f_flg, *f_rty, *f_sid;
-	size_t std_len, ext_len;
-	long ext_flag;
+	const struct smfhdr *hdr;
 	long cached_offset;       /* where the last record's PM chain began */
 	size_t min_pm_len;
 	/* the last system id (and CV name) seen, raw, and its source id */
@@ -30,20 +26,12 @@ struct smf_reader {
 	uint32_t last_source;
 };
 
-static pm_status
-hdr_field(struct smf_reader *r, const char *name, const struct cb_field **f)
-{
-	*f = layout_field(&r->hdr, name);
-	return *f ? PM_OK : PM_E_LAYOUT;
-}
-
 struct smf_reader *
-smf_open(const struct smf_opts *o, const struct pmint *pm, struct sources *src,
-         struct diag *d, pm_status *st)
+smf_open(const struct smf_opts *o, const struct pmint *pm,
+         const struct smfhdr *hdr, struct sources *src, struct diag *d,
+         pm_status *st)
 {
 	struct smf_reader *r = calloc(1, sizeof *r);
-	char err[128];
-	long std_len, ext_len;
 
 	if (!r) {
 		*st = PM_E_NOMEM;
@@ -51,28 +39,15 @@ smf_open(const struct smf_opts *o, const struct pmint *pm, struct sources *src,
 	}
 	r->o = *o;
 	r->pm = pm;
+	r->hdr = hdr;
 	r->sources = src;
 	r->diag = d;
 	r->cached_offset = -1;
 	r->min_pm_len = pm->lay.fields[pm->f_seq].offset + 1;
-	if ((*st = layout_parse(smfhdr_listing, &r->hdr, err, sizeof err)) != PM_OK ||
-	    (*st = hdr_field(r, "SMFFLG", &r->f_flg)) != PM_OK ||
-	    (*st = hdr_field(r, "SMFRTY", &r->f_rty)) != PM_OK ||
-	    (*st = hdr_field(r, "SMFSID", &r->f_sid)) != PM_OK ||
-	    !layout_equate(&r->hdr, "SMFHDRLN", &std_len) ||
-	    !layout_equate(&r->hdr, "SMFXHDLN", &ext_len) ||
-	    !layout_equate(&r->hdr, "SMF$STY", &r->ext_flag)) {
-		*st = PM_E_LAYOUT;
-		smf_close(r);
-		return NULL;
-	}
-	r->std_len = (size_t)std_len;
-	r->ext_len = (size_t)ext_len;
 	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
 		return NULL;
 	}
-	*st = PM_OK;
 	return r;
 }
 
@@ -90,7 +65,7 @@ smf_want(const uint8_t *head, size_t head_len, void *ctx)
 {
 	const struct smf_reader *r = ctx;
 	uint8_t type;
-	return be_u8(span_make(head, head_len), r->f_rty->offset, &type) &&
+	return be_u8(span_make(head, head_len), r->hdr->rty->offset, &type) &&
 	       type == r->o.type;
 }
 
@@ -109,7 +84,7 @@ chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 		unsigned type;
 
 		if (pm_peek(pm, rest, &len, &type) != PM_OK || len < r->min_pm_len ||
-		    len > rest.len || type == 0 || type > 127)
+		    len > rest.len || type == 0 || type > PM_TYPE_PLAUSIBLE)
 			return false;
 		if (type == pm->interval_type) {
 			if (pm_header_read(pm, span_sub(rest, 0, len), &h) != PM_OK ||
@@ -117,7 +92,8 @@ chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 				return false;
 		} else {
 			uint8_t seq;
-			if (!be_u8(rest, pm->lay.fields[pm->f_seq].offset, &seq) || seq > 15)
+			if (!be_u8(rest, pm->lay.fields[pm->f_seq].offset, &seq) ||
+			    seq > PM_SEQ_PLAUSIBLE)
 				return false;
 		}
 		off += len;
@@ -149,7 +125,7 @@ find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 static pm_status
 record_source(struct smf_reader *r, struct span rec, uint32_t *id)
 {
-	struct span sid = span_sub(rec, r->f_sid->offset, r->f_sid->length);
+	struct span sid = span_sub(rec, r->hdr->sid->offset, r->hdr->sid->length);
 	struct span cv = span_sub(rec, r->o.cv_offset, r->o.cv_length);
 	uint8_t raw[SOURCE_RAW_MAX];
 	size_t raw_len = sid.len + cv.len;
@@ -189,15 +165,15 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 	long off;
 	pm_status st;
 
-	(void)be_u8(span_make(rec->head, rec->head_len), r->f_rty->offset, &type);
+	(void)be_u8(span_make(rec->head, rec->head_len), r->hdr->rty->offset, &type);
 	t->records[KIND_SMF][type]++;
 	t->bytes[KIND_SMF][type] += rec->input_bytes;
 	if (rec->data == NULL || type != r->o.type) {
 		t->skipped += rec->input_bytes;
 		return;
 	}
-	(void)be_u8(s, r->f_flg->offset, &flag);
-	hdr_len = (flag & r->ext_flag) ? r->ext_len : r->std_len;
+	(void)be_u8(s, r->hdr->flg->offset, &flag);
+	hdr_len = (flag & r->hdr->ext_flag) ? r->hdr->ext_len : r->hdr->std_len;
 	if (s.len < hdr_len) {
 		t->damaged += rec->input_bytes;
 		t->damaged_records++;

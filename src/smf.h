@@ -1,8 +1,7 @@
 /* smf.h: SMF records to PM records.
  *
  * Selects the SMF record type holding PM data (--smf-type, default 230),
- * reads the standard header (18 bytes, 24 with flag x'40'; layout from
- * copybooks/smfhdr.lst), names the source from the system id (EBCDIC, via
+ * reads the standard header (18 bytes, 24 with flag x'40'; smfhdr.h), names the source from the system id (EBCDIC, via
  * iconv) and optionally a CV name at a site-given offset, then finds the
  * first PM record after the undocumented product header (#PMSMHDS): the
  * offset where a chain of inclusive halfword lengths, every one a plausible
@@ -20,6 +19,7 @@
 #include "dispatch.h"
 #include "framing.h"
 #include "pmint.h"
+#include "smfhdr.h"
 #include "sources.h"
 #include "tally.h"
 
@@ -34,8 +34,8 @@ struct smf_opts {
 struct smf_reader;
 
 struct smf_reader *smf_open(const struct smf_opts *o, const struct pmint *pm,
-                            struct sources *src, struct diag *d,
-                            pm_status *st);
+                            const struct smfhdr *hdr, struct sources *src,
+                            struct diag *d, pm_status *st);
 
 /* For the framer: keep only records of the selected type. ctx: smf_reader. */
 bool smf_want(const uint8_t *head, size_t head_len, void *ctx);

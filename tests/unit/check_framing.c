@@ -13,6 +13,8 @@
 #include "diag.h"
 #include "framing.h"
 #include "input.h"
+#include "pmint.h"
+#include "smfhdr.h"
 #include "tally.h"
 
 #define SMALL_BUFFER 1 /* raised to the framer's minimum */
@@ -130,11 +132,33 @@ struct run {
 	uint64_t position; /* framer_position at the end */
 };
 
+/* What the framer knows of PM and SMF records comes from the copybooks,
+ * as in the program. */
+static const struct fr_records *
+records(void)
+{
+	static struct pmint pm;
+	static struct smfhdr hdr;
+	static struct fr_records rs;
+	char err[128];
+
+	if (rs.pm_length == NULL) {
+		ck_assert_int_eq(pmint_load(&pm, err, sizeof err), PM_OK);
+		ck_assert_int_eq(smfhdr_load(&hdr, err, sizeof err), PM_OK);
+		rs.pm_length = pm_record_length;
+		rs.pm_peek = pm_peek_len(&pm);
+		rs.pm_ctx = &pm;
+		rs.smf_header = smfhdr_plausible;
+		rs.smf_ctx = &hdr;
+	}
+	return &rs;
+}
+
 static struct framer_opts
 opts(enum framing f)
 {
-	struct framer_opts o = { f, CONTENT_AUTO, 1 << 20, SMALL_BUFFER, NULL,
-	                         NULL };
+	struct framer_opts o = { records(), f, CONTENT_AUTO, 1 << 20, SMALL_BUFFER,
+	                         NULL, NULL };
 	return o;
 }
 
