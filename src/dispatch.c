@@ -11,19 +11,17 @@ damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
 	diag_at(s->diag, st, (int64_t)offset, detail ? "%s" : NULL, detail);
 }
 
-/* Highest above sum, or time with no waits: kept as they are, but said. */
+/* Figures that contradict each other or the interval: the highest wait
+ * above the sum, wait time with no waits, a single wait or the average
+ * wait longer than the interval. Kept as they are, but said. */
 static void
-check_buckets(struct pm_stage *s, const struct pm_header *h, struct span rec,
-              uint64_t offset)
+check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
+              int64_t duration, uint64_t offset)
 {
-	for (size_t i = 0; i < s->pm->nbuckets[h->seq]; i++) {
-		const struct pm_bucket_at *at = &s->pm->buckets[h->seq][i];
-		const struct cb_bucket *b = &s->pm->lay.buckets[at->bucket];
-		uint32_t sum = 0, high = 0, count = 0;
+	for (size_t i = 0; i < s->pm->nbuckets[part]; i++) {
+		const struct cb_bucket *b = &s->pm->lay.buckets[s->pm->buckets[part][i]];
+		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
 
-		(void)be_u32(rec, at->sum, &sum);
-		(void)be_u32(rec, at->high, &high);
-		(void)be_u32(rec, at->count, &count);
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",
@@ -31,8 +29,15 @@ check_buckets(struct pm_stage *s, const struct pm_header *h, struct span rec,
 			        (unsigned long long)sum);
 		else if (count == 0 && sum > 0)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
-			        "%s: wait time %llu with no waits", b->label,
+			        "%s: wait time %llu with no waits (10**-4 s)", b->label,
 			        (unsigned long long)sum);
+		else if (high > (uint64_t)duration ||
+		         (count && sum / count > (uint64_t)duration))
+			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
+			        "%s: %llu waits of %llu in all, highest %llu, in an "
+			        "interval of %lld (10**-4 s)", b->label,
+			        (unsigned long long)count, (unsigned long long)sum,
+			        (unsigned long long)high, (long long)duration);
 	}
 }
 
@@ -65,11 +70,13 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 		damaged(s, PM_E_BAD_SEQUENCE, offset, rec.len, NULL);
 		return;
 	}
-	if ((st = pm_stamp(h.sdate, h.stime, PM_UNITS_PER_SECOND, &start)) != PM_OK) {
+	if ((st = pm_stamp_cached(&s->dates, h.sdate, h.stime, PM_UNITS_PER_SECOND,
+	                          &start)) != PM_OK) {
 		damaged(s, st, offset, rec.len, "interval start");
 		return;
 	}
-	if ((st = pm_stamp(h.edate, h.etime, PM_UNITS_PER_SECOND, &end)) != PM_OK) {
+	if ((st = pm_stamp_cached(&s->dates, h.edate, h.etime, PM_UNITS_PER_SECOND,
+	                          &end)) != PM_OK) {
 		damaged(s, st, offset, rec.len, "interval end");
 		return;
 	}
@@ -87,7 +94,8 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h.seq, rec.len);
 	if (h.version != pm->current_version)
 		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h.version);
-	check_buckets(s, &h, rec, offset);
+	if (st != PM_E_DUPLICATE_PART)
+		check_buckets(s, h.seq, reasm_values(s->reasm), end - start, offset);
 }
 
 size_t

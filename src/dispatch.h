@@ -11,14 +11,17 @@
 #include "bytes.h"
 #include "diag.h"
 #include "pmint.h"
+#include "pmtime.h"
 #include "reasm.h"
 #include "tally.h"
 
+/* Set the first four; zero the rest. */
 struct pm_stage {
 	const struct pmint *pm;
 	struct reasm *reasm;
 	struct diag *diag;
 	struct tally *tally;
+	struct date_cache dates;  /* most records repeat the last dates */
 };
 
 /* One PM record: rec spans exactly its INTLEN bytes; offset is its file

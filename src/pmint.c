@@ -49,12 +49,8 @@ build_items(struct pmint *pm)
 		it->width = (uint8_t)f->length;
 	}
 	for (size_t i = 0; i < pm->lay.nbuckets; i++) {
-		const struct cb_bucket *b = &pm->lay.buckets[i];
-		struct pm_bucket_at *at = &pm->buckets[b->part][pm->nbuckets[b->part]++];
-		at->sum = (uint16_t)pm->lay.fields[b->sum].offset;
-		at->high = (uint16_t)pm->lay.fields[b->high].offset;
-		at->count = (uint16_t)pm->lay.fields[b->count].offset;
-		at->bucket = (uint8_t)i;
+		unsigned p = pm->lay.buckets[i].part;
+		pm->buckets[p][pm->nbuckets[p]++] = (uint8_t)i;
 	}
 }
 
@@ -102,11 +98,35 @@ pmint_load(struct pmint *pm, char *err, size_t errlen)
 	return PM_OK;
 }
 
-static unsigned
+/* One field by its width: the getters for the usual widths are cheaper
+ * than the general one, and the header is read for every PM record. */
+static bool
 field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
 {
 	const struct cb_field *f = &pm->lay.fields[index];
-	return be_uint(rec, f->offset, (unsigned)f->length, v);
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+
+	switch (f->length) {
+	case 1:
+		if (!be_u8(rec, f->offset, &b))
+			return false;
+		*v = b;
+		return true;
+	case 2:
+		if (!be_u16(rec, f->offset, &h))
+			return false;
+		*v = h;
+		return true;
+	case 4:
+		if (!be_u32(rec, f->offset, &w))
+			return false;
+		*v = w;
+		return true;
+	default:
+		return be_uint(rec, f->offset, (unsigned)f->length, v);
+	}
 }
 
 pm_status

@@ -40,12 +40,9 @@ struct pmint {
 	size_t part_len[CB_MAX_PARTS];
 	struct pm_item items[CB_MAX_PARTS][CB_MAX_FIELDS];
 	size_t nitems[CB_MAX_PARTS];
-	/* the wait buckets of each part, with their fields' offsets at hand
-	 * for the per-record plausibility checks */
-	struct pm_bucket_at {
-		uint16_t sum, high, count;  /* offsets of the fullwords */
-		uint8_t bucket;             /* index into lay.buckets */
-	} buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
+	/* the wait buckets of each part, as indices into lay.buckets, for the
+	 * per-record plausibility checks */
+	uint8_t buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
 	size_t nbuckets[CB_MAX_PARTS];
 };
 

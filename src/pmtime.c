@@ -73,6 +73,23 @@ pm_stamp(uint32_t pdate, uint32_t time, int64_t per_second, int64_t *stamp)
 	return PM_OK;
 }
 
+pm_status
+pm_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
+                int64_t per_second, int64_t *stamp)
+{
+	if (!c->valid || c->packed != pdate) {
+		pm_status st = pm_stamp(pdate, 0, per_second, &c->midnight);
+		if (st != PM_OK)
+			return st;
+		c->packed = pdate;
+		c->valid = 1;
+	}
+	if ((int64_t)time > 86400 * per_second)
+		return PM_E_BAD_TIME;
+	*stamp = c->midnight + (int64_t)time * (PM_UNITS_PER_SECOND / per_second);
+	return PM_OK;
+}
+
 /* civil_from_days, the inverse of days_from_civil. */
 static void
 civil_from_days(int64_t z, int *year, unsigned *month, unsigned *day)

@@ -31,6 +31,16 @@ int64_t days_from_civil(int year, unsigned month, unsigned day);
 pm_status pm_stamp(uint32_t pdate, uint32_t time, int64_t per_second,
                    int64_t *stamp);
 
+/* pm_stamp for a stream of records that mostly repeat their dates: the
+ * last packed date decoded is remembered. Zero-initialise before use. */
+struct date_cache {
+	uint32_t packed;
+	int64_t midnight;  /* stamp of packed at 00:00 */
+	int valid;
+};
+pm_status pm_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
+                          int64_t per_second, int64_t *stamp);
+
 /* "YYYY-MM-DD HH:MM:SS" (truncated to the second) into out[20]. */
 void stamp_format(int64_t stamp, char out[20]);
 

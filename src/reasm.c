@@ -69,6 +69,7 @@ struct reasm {
 	size_t index_mask;
 	struct done_key *done;   /* as many as the index, same mask */
 	uint64_t parts_seen;
+	const uint64_t *last_values; /* of the interval the last part went into */
 	int limit_reported;
 };
 
@@ -269,6 +270,7 @@ add_part(struct reasm *r, struct slot *s, const struct pm_header *h,
 	if (st == PM_OK || st == PM_E_LONG_PART) {
 		iv->parts |= 1u << h->seq;
 		s->part_offset[h->seq] = offset;
+		r->last_values = iv->v;
 	}
 	return st;
 }
@@ -298,6 +300,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 	iv->end = end;
 	iv->parts = 1u << h->seq;
 	iv->offset = offset;
+	r->last_values = iv->v;
 	s->first_part = r->parts_seen;
 	s->part_offset[h->seq] = offset;
 	s->file = r->diag->file;
@@ -364,6 +367,7 @@ reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
 	pm_status st;
 
 	r->parts_seen++;
+	r->last_values = NULL;
 	if (slot != NO_SLOT)
 		st = add_part(r, &r->slots[slot], h, rec, offset);
 	else if ((done = completed(r, hash, source, h)) != NULL)
@@ -375,6 +379,12 @@ reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
 		                  offset);
 	drain(r);
 	return st;
+}
+
+const uint64_t *
+reasm_values(const struct reasm *r)
+{
+	return r->last_values;
 }
 
 unsigned

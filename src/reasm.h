@@ -52,6 +52,10 @@ pm_status reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h
                      int64_t start, int64_t end, struct span rec,
                      uint64_t offset);
 
+/* The field values of the interval the last part went into, valid until
+ * the next call to reasm_part; NULL when that part was not taken. */
+const uint64_t *reasm_values(const struct reasm *r);
+
 /* The whole-set mask of parts, e.g. 0xE for parts 1, 2 and 3. */
 unsigned reasm_all_parts(const struct reasm *r);
 
