@@ -6,41 +6,69 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "csvout.h"
 #include "diag.h"
 #include "exitcode.h"
-#include "fmtnum.h"
 #include "framing.h"
 #include "input.h"
-#include "intervals_csv.h"
 #include "inventory.h"
 #include "outfile.h"
 #include "pipeline.h"
 #include "pmint.h"
+#include "pmtime.h"
+#include "report.h"
+#include "rptload.h"
 #include "sources.h"
+#include "textout.h"
 
 #define PROGNAME "pmimrpt"
 
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT };
+
 struct options {
 	const char *report;
+	const char *report_dir;
 	const char *output;
 	struct pipeline_opts pipe;
+	struct report_opts sel;
+	bool by_given;
+	enum format format;
+	struct textout_opts text;
+	const char *run_time;
+	const char **sources;     /* every --source, in order */
 	int describe, quiet;
 };
 
 enum long_only {
 	OPT_REPORT = 256, OPT_FRAMING, OPT_SMF_TYPE, OPT_PM_OFFSET, OPT_CODEPAGE,
 	OPT_CV_FIELD, OPT_SOURCE, OPT_MAX_RECORD, OPT_MAX_PENDING, OPT_MAX_SOURCES,
-	OPT_DESCRIBE, OPT_HELP, OPT_VERSION
+	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
+	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
+	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS
 };
 
 static const struct option long_options[] = {
 	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "report-dir", required_argument, NULL, OPT_REPORT_DIR },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "complete-only", no_argument, NULL, OPT_COMPLETE_ONLY },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "page-length", required_argument, NULL, OPT_PAGE_LENGTH },
+	{ "asa", no_argument, NULL, OPT_ASA },
+	{ "output-encoding", required_argument, NULL, OPT_OUTPUT_ENCODING },
+	{ "run-time", required_argument, NULL, OPT_RUN_TIME },
+	{ "max-groups", required_argument, NULL, OPT_MAX_GROUPS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "framing", required_argument, NULL, OPT_FRAMING },
 	{ "smf-type", required_argument, NULL, OPT_SMF_TYPE },
@@ -67,10 +95,33 @@ usage(FILE *fp)
 	      "standard input.\n"
 	      "\n"
 	      "Reports:\n"
-	      "      --report=NAME      intervals (default) or inventory\n"
+	      "      --report=NAME      intervals (default), waits, cpu, tasks, summary,\n"
+	      "                         inventory, or a report definition: NAME.rpt in\n"
+	      "                         --report-dir or " PKGDATADIR "/reports\n"
+	      "      --report=FILE.rpt  the report definition in FILE.rpt\n"
+	      "      --report-dir=DIR   look for report definitions in DIR first\n"
+	      "      --by=PERIOD        total (default), day, hour or interval: one row\n"
+	      "                         per source and period the intervals start in\n"
+	      "      --from=TIME        only intervals starting at TIME or later\n"
+	      "      --to=TIME          only intervals starting before TIME\n"
+	      "                         (local times, YYYY-MM-DD[ HH:MM[:SS]])\n"
+	      "      --source=NAME      only intervals of source NAME (repeatable); the\n"
+	      "                         first NAME also names PM streams, which carry\n"
+	      "                         no SMF header\n"
+	      "      --complete-only    leave out intervals that lack parts\n"
+	      "      --max-groups=N     report rows held in memory (default 100000)\n"
 	      "  -o, --output=FILE      write the report to FILE (replaced only when\n"
 	      "                         complete) instead of standard output\n"
 	      "      --describe         print the PMIM field table and exit\n"
+	      "\n"
+	      "Output:\n"
+	      "      --format=FORMAT    csv (default) or text (fixed-width pages)\n"
+	      "      --page-length=N    lines a text page (default 60)\n"
+	      "      --asa              text as 133-byte print lines with ASA carriage\n"
+	      "                         control\n"
+	      "      --output-encoding=CP  write text in code page CP (e.g. IBM-1047)\n"
+	      "      --run-time=TIME    the run time the title block shows (default\n"
+	      "                         $SOURCE_DATE_EPOCH, else now)\n"
 	      "\n"
 	      "Input:\n"
 	      "      --framing=KIND     auto (default), pm, rdw or bdw\n"
@@ -80,7 +131,6 @@ usage(FILE *fp)
 	      "      --codepage=CP      EBCDIC code page of names (default IBM-037)\n"
 	      "      --cv-field=OFF,LEN add a CV name at OFF (from the RDW) of the SMF\n"
 	      "                         record to the source: SYSA/IDMSCV01\n"
-	      "      --source=NAME      source name for PM streams without SMF headers\n"
 	      "\n"
 	      "Limits:\n"
 	      "      --max-record=BYTES largest logical record (default 16777216)\n"
@@ -93,7 +143,8 @@ usage(FILE *fp)
 	      "\n"
 	      "Exit status: 0 clean; 4 warnings (damaged records skipped, duplicate\n"
 	      "parts, incomplete intervals); 8 an input could not be read to its end;\n"
-	      "12 usage or configuration error; 16 output could not be written.\n",
+	      "12 usage or configuration error, or an error in a report definition;\n"
+	      "16 output could not be written.\n",
 	      fp);
 }
 
@@ -132,16 +183,62 @@ parse_size(const char *s, size_t *out)
 }
 
 static int
+parse_stamp(const char *opt, const char *s, int64_t *out)
+{
+	if (stamp_parse(s, out) == PM_OK)
+		return 1;
+	usage_error("%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
+	return 0;
+}
+
+static int
 parse_options(int argc, char **argv, struct options *o)
 {
+	static const char *const by_names[] = { "total", "day", "hour", "interval" };
 	int c;
-	size_t v, len;
+	size_t v, len, nsources = 0;
 
 	while ((c = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_REPORT: o->report = optarg; break;
+		case OPT_REPORT_DIR: o->report_dir = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case OPT_BY:
+			for (v = 0; v < 4 && strcmp(optarg, by_names[v]) != 0; v++)
+				;
+			if (v == 4)
+				return usage_error("--by wants total, day, hour or interval, not '%s'", optarg);
+			o->sel.by = (enum report_by)v;
+			o->by_given = true;
+			break;
+		case OPT_FROM:
+			if (!parse_stamp("--from", optarg, &o->sel.from))
+				return EXIT_USAGE;
+			break;
+		case OPT_TO:
+			if (!parse_stamp("--to", optarg, &o->sel.to))
+				return EXIT_USAGE;
+			break;
+		case OPT_COMPLETE_ONLY: o->sel.complete_only = true; break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "csv") == 0) o->format = FORMAT_CSV;
+			else if (strcmp(optarg, "text") == 0) o->format = FORMAT_TEXT;
+			else return usage_error("--format wants csv or text, not '%s'", optarg);
+			break;
+		case OPT_PAGE_LENGTH:
+			if (!parse_size(optarg, &v) || v < TEXTOUT_MIN_PAGE || v > 100000)
+				return usage_error("--page-length must be %d to 100000 lines, not '%s'",
+				                   TEXTOUT_MIN_PAGE, optarg);
+			o->text.page_length = (unsigned)v;
+			break;
+		case OPT_ASA: o->text.asa = true; break;
+		case OPT_OUTPUT_ENCODING: o->text.encoding = optarg; break;
+		case OPT_RUN_TIME: o->run_time = optarg; break;
+		case OPT_MAX_GROUPS:
+			if (!parse_size(optarg, &o->sel.max_groups) || o->sel.max_groups == 0)
+				return usage_error("--max-groups must be a positive number, not '%s'", optarg);
+			break;
 		case OPT_FRAMING:
 			if (strcmp(optarg, "auto") == 0) o->pipe.framing = FRAMING_AUTO;
 			else if (strcmp(optarg, "pm") == 0) o->pipe.framing = FRAMING_PM;
@@ -169,7 +266,12 @@ parse_options(int argc, char **argv, struct options *o)
 			o->pipe.smf.cv_length = len;
 			break;
 		}
-		case OPT_SOURCE: o->pipe.source_label = optarg; break;
+		case OPT_SOURCE:
+			/* the first also names PM streams without SMF headers */
+			if (nsources == 0)
+				o->pipe.source_label = optarg;
+			o->sources[nsources++] = optarg;
+			break;
 		case OPT_MAX_RECORD:
 			if (!parse_size(optarg, &o->pipe.max_record) || o->pipe.max_record < 64)
 				return usage_error("--max-record must be a number of bytes, at least 64, not '%s'", optarg);
@@ -190,8 +292,16 @@ parse_options(int argc, char **argv, struct options *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (strcmp(o->report, "intervals") != 0 && strcmp(o->report, "inventory") != 0)
-		return usage_error("unknown report '%s' (intervals or inventory)", o->report);
+	o->sel.sources = o->sources;
+	o->sel.nsources = nsources;
+	o->sel.max_sources = o->pipe.max_sources;
+	if (o->sel.from >= o->sel.to)
+		return usage_error("--from must be earlier than --to");
+	/* --asa and --output-encoding are for the text format */
+	if (o->format == FORMAT_DEFAULT)
+		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
+	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
+		return usage_error("%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
 	return EXIT_CLEAN;
 }
 
@@ -273,29 +383,107 @@ on_signal(int sig)
 	raise(sig);
 }
 
+/* The run time of the title block: --run-time, else SOURCE_DATE_EPOCH
+ * (seconds since 1970, shown in UTC as reproducible builds want), else now
+ * in local time. */
+static int
+run_time(const char *opt, char out[20])
+{
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	int64_t stamp;
+	size_t secs;
+
+	if (opt) {
+		if (stamp_parse(opt, &stamp) != PM_OK)
+			return usage_error("--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
+	} else if (epoch && *epoch) {
+		if (!parse_size(epoch, &secs) || secs > (size_t)INT64_MAX / PM_UNITS_PER_SECOND)
+			return usage_error("SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);
+		stamp = (int64_t)secs * PM_UNITS_PER_SECOND;
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		stamp = (days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
+		                         (unsigned)tm.tm_mday) * 86400 +
+		         tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * PM_UNITS_PER_SECOND;
+	}
+	stamp_format(stamp, out);
+	return EXIT_CLEAN;
+}
+
+/* The report's definition, or 0 for the inventory, which has none. */
+static int
+load_definition(const struct options *o, const struct pmint *pm,
+                struct rpt_def **def)
+{
+	char err[512];
+	pm_status st;
+
+	*def = NULL;
+	if (strcmp(o->report, "inventory") == 0) {
+		if (o->format == FORMAT_TEXT)
+			return usage_error("the inventory report is CSV only");
+		return EXIT_CLEAN;
+	}
+	if (!(*def = malloc(sizeof **def))) {
+		fputs(PROGNAME ": out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	st = rptload(*def, o->report, o->report_dir, &pm->lay, err, sizeof err);
+	if (st == PM_E_DEFINITION) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	if (st != PM_OK)
+		return st == PM_E_NOMEM ? EXIT_INPUT : usage_error("%s", err);
+	if ((*def)->rows == ROWS_INTERVAL && o->by_given)
+		return usage_error("report '%s' has a row per interval: --by does not apply",
+		                   (*def)->name);
+	return EXIT_CLEAN;
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct pmint pm;
 	struct options o = { .report = "intervals" };
+	struct report_meta meta = { 0 };
+	struct rpt_def *def = NULL;
+	struct rowsink *sink = NULL;
+	struct report *rep = NULL;
 	struct diag diag;
 	struct outfile out;
-	struct intervals_csv *icsv = NULL;
-	struct pipeline *p;
+	struct pipeline *p = NULL;
 	struct sources sources;
-	char err[160];
+	char err[160], when[20];
+	const char *stdin_name = "-";
 	pm_status st;
 	int rc, read_rc;
 
+	setlocale(LC_ALL, "");
 	pipeline_defaults(&o.pipe);
-	if ((rc = parse_options(argc, argv, &o)) != EXIT_CLEAN)
-		return rc;
+	o.sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
+	                              .to = INT64_MAX, .max_groups = 100000 };
+	o.text.page_length = 60;
+	if (!(o.sources = calloc((size_t)argc + 1, sizeof *o.sources))) {
+		fputs(PROGNAME ": out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	if ((rc = parse_options(argc, argv, &o)) != EXIT_CLEAN ||
+	    (rc = run_time(o.run_time, when)) != EXIT_CLEAN)
+		goto done;
 	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
-	if (o.describe)
-		return describe(&pm);
+	if (o.describe) {
+		rc = describe(&pm);
+		goto done;
+	}
+	if ((rc = load_definition(&o, &pm, &def)) != EXIT_CLEAN)
+		goto done;
 
 	diag_init(&diag, PROGNAME, stderr);
 	signal(SIGINT, on_signal);
@@ -303,49 +491,73 @@ main(int argc, char **argv)
 	signal(SIGHUP, on_signal);
 	if (outfile_open(&out, o.output) != PM_OK) {
 		fprintf(stderr, PROGNAME ": %s: %s\n", o.output, strerror(errno));
-		return EXIT_OUTPUT;
+		rc = EXIT_OUTPUT;
+		goto done;
 	}
 	static char outbuf[1 << 20];
 	setvbuf(out.fp, outbuf, _IOFBF, sizeof outbuf);
 
-	p = NULL;
-	if ((st = sources_init(&sources, o.pipe.max_sources)) == PM_OK &&
-	    (strcmp(o.report, "intervals") != 0 ||
-	     (icsv = intervals_csv_open(out.fp, &pm, &sources, &st)) != NULL))
-		p = pipeline_open(&o.pipe, &pm, &sources, icsv ? intervals_csv_row : NULL,
-		                  icsv, &diag, &st);
+	st = sources_init(&sources, o.pipe.max_sources);
+	if (st == PM_OK && def) {
+		sink = o.format == FORMAT_TEXT ? textout_open(out.fp, &o.text, &st)
+		                               : csvout_open(out.fp);
+		if (sink)
+			rep = report_open(def, &pm, &sources, &o.sel, sink, &diag, &st);
+		else if (st == PM_OK)
+			st = PM_E_NOMEM;
+	}
+	if (st == PM_OK)
+		p = pipeline_open(&o.pipe, &pm, &sources, rep ? report_interval : NULL,
+		                  rep, &diag, &st);
 	if (!p) {
-		diag_at(&diag, st, DIAG_NO_OFFSET, st == PM_E_CODEPAGE ?
-		        "--codepage=%s" : NULL, o.pipe.smf.codepage);
+		bool output_cp = st == PM_E_CODEPAGE && def && !sink;
+		diag_at(&diag, st, DIAG_NO_OFFSET, st == PM_E_CODEPAGE ? "%s=%s" : NULL,
+		        output_cp ? "--output-encoding" : "--codepage",
+		        output_cp ? o.text.encoding : o.pipe.smf.codepage);
 		outfile_abort(&out);
-		if (icsv)
-			intervals_csv_close(icsv);
+		report_close(rep);
+		if (sink)
+			sink->close(sink);
 		sources_free(&sources);
-		return diag_exit_code(&diag);
+		rc = diag_exit_code(&diag);
+		goto done;
 	}
 
 	read_rc = read_inputs(p, &diag, argv + optind, argc - optind);
 	pipeline_finish(p);
 
-	if (icsv)
-		st = intervals_csv_close(icsv);
-	else
+	if (rep) {
+		meta.name = def->name;
+		meta.title = def->title;
+		meta.description = def->description;
+		meta.inputs = argc > optind ? (const char *const *)argv + optind : &stdin_name;
+		meta.ninputs = argc > optind ? (size_t)(argc - optind) : 1;
+		meta.run_time = when;
+		st = report_finish(rep, &meta);
+	} else {
 		st = inventory_write(out.fp, pipeline_tally(p));
+	}
 	if (st == PM_OK)
 		st = outfile_commit(&out);
 	else
 		outfile_abort(&out);
 	if (st != PM_OK)
-		diag_at(&diag, PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
+		diag_at(&diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
 		        o.output ? o.output : "standard output", strerror(errno));
 
 	diag_print_suppressed(&diag);
 	if (!o.quiet)
 		print_summary(pipeline_tally(p), (unsigned)(argc > optind ? argc - optind : 1));
 	pipeline_close(p);
+	report_close(rep);
+	if (sink)
+		sink->close(sink);
 	sources_free(&sources);
 	rc = diag_exit_code(&diag);
 	if (read_rc < 0 && rc < EXIT_INPUT)
 		rc = EXIT_INPUT;
+done:
+	free(def);
+	free(o.sources);
 	return rc;
 }

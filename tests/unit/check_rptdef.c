@@ -1,0 +1,175 @@
+/* check_rptdef.c: the report definition parser: what a definition says
+ * ends up in the struct, resolved against the layout, and every kind of
+ * mistake gives "file:line: message", with the exact messages below. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmint.h"
+#include "report_text.h"
+#include "rptdef.h"
+
+static struct pmint pm;
+static struct rpt_def def;
+static char err[512];
+
+static void
+setup(void)
+{
+	char e[160];
+	ck_assert(pmint_load(&pm, e, sizeof e) == PM_OK);
+}
+
+static pm_status
+parse(const char *text)
+{
+	err[0] = '\0';
+	return rptdef_parse(&def, "t", text, "t.rpt", &pm.lay, err, sizeof err);
+}
+
+START_TEST(builtins_parse)
+{
+	const char *texts[] = { intervals_rpt, waits_rpt, cpu_rpt, tasks_rpt, summary_rpt };
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+		ck_assert_msg(parse(texts[i]) == PM_OK, "%s", err);
+}
+END_TEST
+
+START_TEST(column_resolved)
+{
+	const struct rpt_column *c;
+
+	ck_assert_msg(parse("title T\n"
+	                    "column busy type=PERF_COUNTER_TIMER N=INTSYTI D=@duration decimals=3\n"
+	                    "column share type=PERF_SAMPLE_FRACTION N=INTZPTI B=INTTTTI+INTCPTI+INTZPTI\n"
+	                    "column sys type=PERF_COUNTER_DELTA aggregate=total N=INTTIMSY unit=ms scale=1/2\n")
+	              == PM_OK, "%s", err);
+	ck_assert_str_eq(def.title, "T");
+	ck_assert_uint_eq(def.ncols, 3);
+	c = &def.cols[0];
+	/* TOD and 10**-4 s: the clock is TOD, D is scaled by 409,600 */
+	ck_assert_uint_eq(c->tb, 4096000000u);
+	ck_assert_uint_eq(c->d.terms[0].factor, 409600);
+	ck_assert_uint_eq(c->n.terms[0].factor, 1);
+	ck_assert_int_eq(c->value, VALUE_PERCENT);
+	ck_assert_uint_eq(c->parts, 1u << 3);
+	c = &def.cols[1];
+	ck_assert_uint_eq(c->b.nterms, 3);
+	c = &def.cols[2];
+	/* ticks of 10**-4 s to ms, halved: x 1000 / 10000 / 2 = 1/20 */
+	ck_assert_uint_eq(c->scale_num, 1);
+	ck_assert_uint_eq(c->scale_den, 20);
+	ck_assert(c->total);
+}
+END_TEST
+
+START_TEST(each_bucket_expands)
+{
+	ck_assert_msg(parse("each bucket\n"
+	                    "column %L_avg type=PERF_AVERAGE_TIMER N=%T B=%# unit=ms\n"
+	                    "end\n") == PM_OK, "%s", err);
+	ck_assert_uint_eq(def.ncols, pm.lay.nbuckets);
+	ck_assert_str_eq(def.cols[0].name, "INTDBIR_avg");
+	ck_assert_str_eq(def.cols[pm.lay.nbuckets - 1].name, "INTXLI_avg");
+	ck_assert_int_eq(def.cols[16].bucket, 16);
+	ck_assert_uint_eq(def.cols[16].parts, 1u << 2);  /* INTDBKY: part 2 */
+}
+END_TEST
+
+/* Broken definitions and their messages. */
+static const struct {
+	const char *text;
+	const char *message;
+} broken[] = {
+	{ "column x type=PERF_NO_SUCH N=INTSYTI\n",
+	  "t.rpt:1: unknown counter type 'PERF_NO_SUCH'" },
+	{ "# comment\ncolumn x type=PERF_COUNTER_DELTA N=INTNOPE\n",
+	  "t.rpt:2: unknown field 'INTNOPE'" },
+	{ "column x type=PERF_COUNTER_DELTA N=@nope\n",
+	  "t.rpt:1: unknown virtual field '@nope'" },
+	{ "column x type=PERF_AVERAGE_BASE N=INTSYTI\n",
+	  "t.rpt:1: counter type PERF_AVERAGE_BASE has no displayable value" },
+	{ "column x type=PERF_COUNTER_TIMER N=INTSYTI\n",
+	  "t.rpt:1: column 'x': PERF_COUNTER_TIMER needs D" },
+	{ "column x type=MAX N=INTSYTI B=INT#TSTR\n",
+	  "t.rpt:1: column 'x': MAX takes no B" },
+	{ "column x type=PERF_COUNTER_COUNTER N=INT#TSTR D=INT#TEND\n",
+	  "t.rpt:1: column 'x': D of PERF_COUNTER_COUNTER must be a time" },
+	{ "column x type=PERF_SAMPLE_FRACTION N=INTSYTI B=INTSYTI+INT#TSTR\n",
+	  "t.rpt:1: B adds times and counts: 'INTSYTI+INT#TSTR'" },
+	{ "column x type=MAX N=INTSYTI aggregate=total\n",
+	  "t.rpt:1: column 'x': aggregate=total needs a PERF_COUNTER_DELTA type" },
+	{ "column x type=PERF_COUNTER_COUNTER N=INT#TSTR D=@duration unit=ms\n",
+	  "t.rpt:1: column 'x': unit=ms needs a time value" },
+	{ "column x type=MAX N=INTSYTI unit=h\n",
+	  "t.rpt:1: unknown unit 'h' (s, ms or us)" },
+	{ "column x type=MAX N=INTLEN\n",
+	  "t.rpt:1: field 'INTLEN' is not a count or a time" },
+	{ "column x type=MAX N=%T\n",
+	  "t.rpt:1: column 'x' reads a bucket: use it in a 'rows bucket' report, "
+	  "or inside 'each bucket' or 'top'" },
+	{ "each bucket\ncolumn x type=MAX N=%T\nend\n",
+	  "t.rpt:2: column 'x': a name inside 'each bucket' needs %L" },
+	{ "each bucket\ncolumn %L type=MAX N=%T\n",
+	  "t.rpt:2: missing 'end'" },
+	{ "column x type=MAX N=INTSYTI\ncolumn x type=MAX N=INTCPTI\n",
+	  "t.rpt:2: duplicate column 'x'" },
+	{ "column x type=MAX N=INTSYTI decimals=12\n",
+	  "t.rpt:1: decimals must be 0 to 9, not '12'" },
+	{ "column x type=MAX N=INTSYTI colour=red\n",
+	  "t.rpt:1: unknown key 'colour'" },
+	{ "colum x type=MAX N=INTSYTI\n",
+	  "t.rpt:1: unknown directive 'colum'" },
+	{ "column x type=MAX N=INTSYTI\nrows bucket\n",
+	  "t.rpt:2: 'rows' must come before the columns" },
+	{ "column x text=start\n",
+	  "t.rpt:1: column 'x': text=start needs 'rows interval'" },
+	{ "top 5 buckets by y\ncolumn x type=MAX N=%H\nend\n",
+	  "t.rpt:3: top: no column 'y' in the block" },
+	{ "column x type=MAX N=INTSYTI scale=0\n",
+	  "t.rpt:1: bad scale '0'" },
+	{ "title only\n",
+	  "t.rpt:1: no columns" },
+	{ "column x heading=\"open\n",
+	  "t.rpt:1: unterminated quote" },
+};
+
+START_TEST(broken_definitions)
+{
+	ck_assert_msg(parse(broken[_i].text) == PM_E_DEFINITION, "accepted: %s",
+	              broken[_i].text);
+	ck_assert_str_eq(err, broken[_i].message);
+}
+END_TEST
+
+static Suite *
+rptdef_suite(void)
+{
+	Suite *s = suite_create("rptdef");
+	TCase *core = tcase_create("Core");
+	TCase *errors = tcase_create("Errors");
+
+	tcase_add_checked_fixture(core, setup, NULL);
+	tcase_add_checked_fixture(errors, setup, NULL);
+	tcase_add_test(core, builtins_parse);
+	tcase_add_test(core, column_resolved);
+	tcase_add_test(core, each_bucket_expands);
+	tcase_add_loop_test(errors, broken_definitions, 0,
+	                    (int)(sizeof broken / sizeof broken[0]));
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, errors);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(rptdef_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
