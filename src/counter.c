@@ -305,11 +305,12 @@ counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
 }
 
 pm_status
-counter_acc_value(const struct counter_acc *acc, double *out)
+counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
+		     counter_u128 *den)
 {
 	const struct counter_type_info *ti = counter_type_info(acc->type);
 	uint64_t x;
-	double v = 0;
+	counter_u128 n = 0, d = 1;
 
 	if (!ti || !ti->displayed)
 		return PM_E_NOT_DISPLAYED;
@@ -321,46 +322,72 @@ counter_acc_value(const struct counter_acc *acc, double *out)
 	switch (ti->formula) {
 	case CF_RAW:
 	case CF_DELTA:
-		v = (double)acc->sum_n / (double)x;
+		n = acc->sum_n;
+		d = x;
 		break;
 	case CF_RATE:
-		v = (double)acc->sum_n
-			/ ((double)acc->sum_d / (double)acc->tb_min);
+		/* dN / (dD / TB) */
+		n = (counter_u128)acc->sum_n * acc->tb_min;
+		d = acc->sum_d;
 		break;
 	case CF_RATIO:
 		/* Every window has dN <= dD when inverse, so the sums do too. */
-		v = (double)(ti->inverse ? acc->sum_d - acc->sum_n : acc->sum_n)
-			/ (double)acc->sum_d;
+		n = ti->inverse ? acc->sum_d - acc->sum_n : acc->sum_n;
+		d = acc->sum_d;
 		break;
 	case CF_MULTI:
 		/* B changes between windows can push the inverse below 0. */
 		if (ti->inverse && exceeds(acc->sum_n, acc->b, acc->sum_d))
 			return PM_E_NO_VALUE;
-		v = (double)acc->sum_n / (double)acc->sum_d;
-		v = ti->inverse ? (double)acc->b - v : v / (double)acc->b;
+		if (ti->inverse) {
+			n = (counter_u128)acc->b * acc->sum_d - acc->sum_n;
+			d = acc->sum_d;
+		} else {
+			n = acc->sum_n;
+			d = (counter_u128)acc->sum_d * acc->b;
+		}
 		break;
 	case CF_FRACTION:
-		v = (double)acc->sum_n / (double)acc->sum_db;
+		n = acc->sum_n;
+		d = acc->sum_db;
 		break;
 	case CF_AVG_TIMER:
-		v = (double)acc->sum_n / (double)acc->tb_min
-			/ (double)acc->sum_db;
+		/* (dN / TB) / dB */
+		n = acc->sum_n;
+		d = (counter_u128)acc->tb_min * acc->sum_db;
 		break;
 	case CF_RAW_FRACTION:
-		v = ((double)acc->ratio_whole
-		     + (double)acc->ratio_frac / (double)FIX_ONE) / (double)x;
+		/* SUM(N/B) / x, the sum kept in fixed point */
+		n = ((counter_u128)acc->ratio_whole << FIX_BITS) + acc->ratio_frac;
+		d = (counter_u128)x << FIX_BITS;
 		break;
 	case CF_ELAPSED:
-		v = (double)(acc->max_d - acc->min_n) / (double)acc->tb_min;
+		n = acc->max_d - acc->min_n;
+		d = acc->tb_min;
 		break;
 	case CF_MAX:
-		v = (double)acc->max_n;
+		n = acc->max_n;
 		break;
 	case CF_NONE:
 		return PM_E_NOT_DISPLAYED;
 	}
-	*out = ti->percent ? 100.0 * v : v;
+	if (d == 0)
+		return PM_E_NO_VALUE;
+	/* below 2^64 * 2^64 / 100 for any figure a 64-bit sum can reach */
+	*num = ti->percent ? 100 * n : n;
+	*den = d;
 	return PM_OK;
+}
+
+pm_status
+counter_acc_value(const struct counter_acc *acc, double *out)
+{
+	counter_u128 num, den;
+	pm_status st = counter_acc_fraction(acc, &num, &den);
+
+	if (st == PM_OK)
+		*out = (double)num / (double)den;
+	return st;
 }
 
 pm_status

@@ -199,4 +199,10 @@ pm_status counter_acc_merge(struct counter_acc *dst, const struct counter_acc *s
  * PM_E_NOT_DISPLAYED as at the top of this file. */
 pm_status counter_acc_value(const struct counter_acc *acc, double *out);
 
+/* The same value as an exact fraction num/den (den > 0), for callers that
+ * round it exactly: counter_acc_value is num/den as a double. */
+typedef unsigned __int128 counter_u128;
+pm_status counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
+			       counter_u128 *den);
+
 #endif

@@ -108,65 +108,6 @@ mul(u128 a, u128 b, u128 *out)
 	return !__builtin_mul_overflow(a, b, out);
 }
 
-bool
-metric_fraction(const struct counter_acc *acc, u128 *num, u128 *den)
-{
-	const struct counter_type_info *ti = counter_type_info(acc->type);
-	uint64_t x = acc->windows - acc->no_value;
-	u128 n = 0, d = 1;
-
-	switch (ti->formula) {
-	case CF_RAW:
-	case CF_DELTA:
-		n = acc->sum_n;
-		d = x;
-		break;
-	case CF_RATE:
-		n = (u128)acc->sum_n * acc->tb_min;
-		d = acc->sum_d;
-		break;
-	case CF_RATIO:
-		n = ti->inverse ? acc->sum_d - acc->sum_n : acc->sum_n;
-		d = acc->sum_d;
-		break;
-	case CF_MULTI:
-		if (ti->inverse) {
-			n = (u128)acc->b * acc->sum_d - acc->sum_n;
-			d = acc->sum_d;
-		} else {
-			n = acc->sum_n;
-			d = (u128)acc->sum_d * acc->b;
-		}
-		break;
-	case CF_FRACTION:
-		n = acc->sum_n;
-		d = acc->sum_db;
-		break;
-	case CF_AVG_TIMER:
-		n = acc->sum_n;
-		d = (u128)acc->tb_min * acc->sum_db;
-		break;
-	case CF_RAW_FRACTION:
-		n = ((u128)acc->ratio_whole << 52) + acc->ratio_frac;
-		d = (u128)x << 52;
-		break;
-	case CF_ELAPSED:
-		n = acc->max_d - acc->min_n;
-		d = acc->tb_min;
-		break;
-	case CF_MAX:
-		n = acc->max_n;
-		break;
-	case CF_NONE:
-		return false;
-	}
-	if (ti->percent && !mul(n, 100, &n))
-		return false;
-	*num = n;
-	*den = d;
-	return d != 0;
-}
-
 static u128
 gcd128(u128 a, u128 b)
 {
@@ -232,7 +173,7 @@ metric_format(const struct rpt_column *c, const struct counter_acc *acc,
 	if (c->total) {
 		num = acc->sum_n;
 		den = 1;
-	} else if (!metric_fraction(acc, &num, &den)) {
+	} else if (counter_acc_fraction(acc, &num, &den) != PM_OK) {
 		return fmt_fixed(out, v, c->decimals);
 	}
 	if (!scaled_fraction(c, num, den, &n, &d))

@@ -44,11 +44,4 @@ size_t metric_format(const struct rpt_column *c, const struct counter_acc *acc,
 pm_status metric_value(const struct rpt_column *c, const struct counter_acc *acc,
                        double *out);
 
-/* The value of acc as an exact fraction num/den of the accumulator's
- * integer sums, as counter_acc_value computes it (percent included). Only
- * call it when counter_acc_value gives PM_OK. false when it does not fit
- * 128 bits. */
-bool metric_fraction(const struct counter_acc *acc, unsigned __int128 *num,
-                     unsigned __int128 *den);
-
 #endif

@@ -1029,6 +1029,41 @@ START_TEST(acc_from_samples)
 }
 END_TEST
 
+/* The exact fraction behind a value: cross-multiplied with the hand
+ * result, so no rounding can hide an error. */
+START_TEST(acc_fraction_exact)
+{
+	struct counter_acc acc;
+	struct counter_window w;
+	counter_u128 num, den;
+
+	/* AVERAGE_TIMER: 500,000 ticks of 10**-4 s over 400 operations is
+	 * (500000 / 10000) / 400 = 1/8 s exactly */
+	counter_acc_init(&acc, counter_type_by_name("PERF_AVERAGE_TIMER"));
+	memset(&w, 0, sizeof w);
+	w.n = 300000; w.db = 150; w.tb = 10000;
+	ck_assert_int_eq(counter_acc_add(&acc, &w), PM_OK);
+	w.n = 200000; w.db = 250;
+	ck_assert_int_eq(counter_acc_add(&acc, &w), PM_OK);
+	ck_assert_int_eq(counter_acc_fraction(&acc, &num, &den), PM_OK);
+	ck_assert(num * 8 == den);
+
+	/* 100NSEC_TIMER: 100 * 3e6 / 1.2e7 = 25 percent */
+	counter_acc_init(&acc, counter_type_by_name("PERF_100NSEC_TIMER"));
+	memset(&w, 0, sizeof w);
+	w.n = 3000000; w.d = 12000000;
+	ck_assert_int_eq(counter_acc_add(&acc, &w), PM_OK);
+	ck_assert_int_eq(counter_acc_fraction(&acc, &num, &den), PM_OK);
+	ck_assert(num == den * 25);
+
+	/* no window with a value, or a type with no value: no fraction */
+	counter_acc_init(&acc, counter_type_by_name("PERF_100NSEC_TIMER"));
+	ck_assert_int_eq(counter_acc_fraction(&acc, &num, &den), PM_E_NO_VALUE);
+	counter_acc_init(&acc, counter_type_by_name("PERF_AVERAGE_BASE"));
+	ck_assert_int_eq(counter_acc_fraction(&acc, &num, &den), PM_E_NOT_DISPLAYED);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1060,6 +1095,7 @@ main(void)
 	tcase_add_test(tc, acc_edges);
 	tcase_add_test(tc, acc_merge_any_order);
 	tcase_add_test(tc, acc_from_samples);
+	tcase_add_test(tc, acc_fraction_exact);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

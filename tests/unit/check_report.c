@@ -599,36 +599,6 @@ START_TEST(summary_top_five)
 }
 END_TEST
 
-/* ---------------------------------------------------------------------- */
-/* Exact fractions agree with the engine's doubles, for every type */
-
-START_TEST(fraction_matches_engine)
-{
-	for (int t = 0; t < CT_COUNT; t++) {
-		const struct counter_type_info *ti = counter_type_info((enum counter_type)t);
-		struct counter_window w1 = { 300, 1200, 40, 4, 10000, 1 };
-		struct counter_window w2 = { 500, 2000, 60, 4, 10000, 2 };
-		struct counter_acc acc;
-		unsigned __int128 num, den;
-		double v;
-
-		if (!ti->displayed)
-			continue;
-		if (ti->formula == CF_ELAPSED) {
-			w1.n = 100;
-			w2.n = 150;
-		}
-		counter_acc_init(&acc, (enum counter_type)t);
-		counter_acc_add(&acc, &w1);
-		counter_acc_add(&acc, &w2);
-		ck_assert_msg(counter_acc_value(&acc, &v) == PM_OK, "%s", ti->name);
-		ck_assert_msg(metric_fraction(&acc, &num, &den), "%s", ti->name);
-		ck_assert_msg(fabs((double)num / (double)den - v) <= 1e-12 * fabs(v),
-		              "%s: %g vs %g", ti->name, (double)num / (double)den, v);
-	}
-}
-END_TEST
-
 static Suite *
 report_suite(void)
 {
@@ -650,7 +620,6 @@ report_suite(void)
 	tcase_add_test(core, selection);
 	tcase_add_test(core, intervals_row);
 	tcase_add_test(core, summary_top_five);
-	tcase_add_test(core, fraction_matches_engine);
 	tcase_add_test(limits, group_limit);
 	tcase_add_test(limits, many_groups_grow_the_index);
 	suite_add_tcase(s, core);
