@@ -29,6 +29,8 @@ diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
 	    d->count[st] > d->max_per_status)
 		return;
 
+	if (d->before_message)
+		d->before_message(d->before_ctx);
 	fprintf(d->out, "%s: ", d->progname);
 	if (d->file)
 		fprintf(d->out, "%s: ", d->file);

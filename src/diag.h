@@ -20,6 +20,10 @@ struct diag {
 	unsigned max_per_status; /* messages printed per status; 0 = no cap */
 	unsigned long count[PM_STATUS_COUNT];
 	enum status_class worst;
+	/* Called before a message is printed, e.g. to erase a progress line
+	 * that would otherwise run into it. NULL: nothing to do. */
+	void (*before_message)(void *ctx);
+	void *before_ctx;
 };
 
 void diag_init(struct diag *d, const char *progname, FILE *out);

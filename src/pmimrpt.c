@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "csvout.h"
@@ -45,7 +47,7 @@ struct options {
 	struct textout_opts text;
 	const char *run_time;
 	const char **sources;     /* every --source, in order */
-	int describe, quiet;
+	int describe, quiet, progress;
 };
 
 enum long_only {
@@ -53,7 +55,7 @@ enum long_only {
 	OPT_CV_FIELD, OPT_SOURCE, OPT_MAX_RECORD, OPT_MAX_PENDING, OPT_MAX_SOURCES,
 	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
 	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
-	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS
+	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS
 };
 
 static const struct option long_options[] = {
@@ -81,6 +83,7 @@ static const struct option long_options[] = {
 	{ "max-sources", required_argument, NULL, OPT_MAX_SOURCES },
 	{ "describe", no_argument, NULL, OPT_DESCRIBE },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -137,7 +140,9 @@ usage(FILE *fp)
 	      "      --max-pending=N    intervals waiting for parts (default 1024)\n"
 	      "      --max-sources=N    distinct sources (default 4096)\n"
 	      "\n"
-	      "  -q, --quiet            no summary line\n"
+	      "  -q, --quiet            no summary line and no progress line\n"
+	      "      --progress         a progress line on standard error even when it\n"
+	      "                         is not a terminal (it is shown on a terminal)\n"
 	      "      --help             show this help and exit\n"
 	      "      --version          show the version and exit\n"
 	      "\n"
@@ -204,6 +209,7 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_REPORT_DIR: o->report_dir = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case OPT_PROGRESS: o->progress = 1; break;
 		case OPT_BY:
 			for (v = 0; v < 4 && strcmp(optarg, by_names[v]) != 0; v++)
 				;
@@ -443,6 +449,25 @@ load_definition(const struct options *o, const struct pmint *pm,
 	return EXIT_CLEAN;
 }
 
+/* The inputs' size for the progress line; -1 when one is not a regular
+ * file (a pipe has no size). */
+static int64_t
+inputs_size(char **paths, int n)
+{
+	int64_t total = 0;
+	struct stat st;
+
+	if (n == 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 ||
+		    !S_ISREG(st.st_mode))
+			return -1;
+		total += (int64_t)st.st_size;
+	}
+	return total;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -456,6 +481,7 @@ main(int argc, char **argv)
 	struct outfile out;
 	struct pipeline *p = NULL;
 	struct sources sources;
+	struct progress progress;
 	char err[160], when[20];
 	const char *stdin_name = "-";
 	pm_status st;
@@ -497,6 +523,12 @@ main(int argc, char **argv)
 	static char outbuf[1 << 20];
 	setvbuf(out.fp, outbuf, _IOFBF, sizeof outbuf);
 
+	/* Progress on a terminal, or when asked; never with --quiet. */
+	progress_init(&progress, !o.quiet && (o.progress || isatty(STDERR_FILENO)) ?
+	              stderr : NULL, inputs_size(argv + optind, argc - optind));
+	o.pipe.progress = &progress;
+	diag.before_message = progress_erase;
+	diag.before_ctx = &progress;
 	st = sources_init(&sources, o.pipe.max_sources);
 	if (st == PM_OK && def) {
 		sink = o.format == FORMAT_TEXT ? textout_open(out.fp, &o.text, &st)
@@ -525,6 +557,7 @@ main(int argc, char **argv)
 
 	read_rc = read_inputs(p, &diag, argv + optind, argc - optind);
 	pipeline_finish(p);
+	progress_erase(&progress);
 
 	if (rep) {
 		meta.name = def->name;

@@ -61,8 +61,10 @@ progress_next_input(struct progress *p, uint64_t bytes)
 }
 
 void
-progress_end(struct progress *p)
+progress_erase(void *ctx)
 {
+	struct progress *p = ctx;
+
 	if (p->out && p->drawn) {
 		fputs("\r\033[K", p->out);
 		fflush(p->out);

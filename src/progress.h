@@ -28,7 +28,9 @@ void progress_update(struct progress *p, uint64_t bytes, uint64_t records);
 /* The current input is done: its bytes count as read. */
 void progress_next_input(struct progress *p, uint64_t bytes);
 
-/* Erase the line, so the summary that follows starts clean. */
-void progress_end(struct progress *p);
+/* Erase the line, so that a message or the summary that follows starts
+ * clean; the next update draws it again. ctx: the progress (a diag
+ * before_message hook). */
+void progress_erase(void *ctx);
 
 #endif

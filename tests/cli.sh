@@ -59,6 +59,22 @@ expect_rc 0 rpt -q -o /dev/null "$sample"
 [ -c /dev/null ] && pass "/dev/null is still a device" || fail "/dev/null replaced"
 ls -a "$tmp" | grep -q '\.tmp' && fail "temporary files left in $tmp" || pass "no temporary files left"
 
+# progress: only on a terminal or with --progress, only on stderr, and
+# erased before messages and the summary
+gen --seed=3 --framing=pm --intervals=4000 -o "$tmp/big.dat"
+{ head -c 100000 "$tmp/big.dat"; sleep 1; tail -c +100001 "$tmp/big.dat"; } |
+	rpt --progress --framing=pm --report=cpu - > "$tmp/progress.out" 2> "$tmp/progress.err"
+tr '\r' '\n' < "$tmp/progress.err" | grep -q '^pmimrpt: [0-9.]* MB at [0-9]* MB/s, [0-9]* records' &&
+	pass "--progress draws a line while reading" || fail "--progress draws a line while reading"
+tr '\r' '\n' < "$tmp/progress.err" | tail -1 | grep -q '^.\[Kpmimrpt: 1 file, ' &&
+	pass "progress erased before the summary" || fail "progress erased before the summary"
+rpt --framing=pm --report=cpu "$tmp/big.dat" > "$tmp/noprogress.out" 2> "$tmp/noprogress.err"
+grep -q "$(printf '\r')" "$tmp/noprogress.err" && fail "no progress when stderr is a file" ||
+	pass "no progress when stderr is a file"
+same "$tmp/noprogress.out" "$tmp/progress.out" "progress never writes to stdout"
+rpt -q --progress --framing=pm --report=cpu "$tmp/big.dat" > /dev/null 2> "$tmp/quiet.err"
+[ ! -s "$tmp/quiet.err" ] && pass "--quiet turns progress off" || fail "--quiet turns progress off"
+
 # --describe prints the layout
 rpt --describe > "$tmp/describe"
 grep -q "^INTDBIRT     1  X'30'   4    F 10\*\*-4 s" "$tmp/describe" && pass "--describe shows INTDBIRT" || fail "--describe shows INTDBIRT"
