@@ -14,13 +14,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "exitcode.h"
 #include "gen_model.h"
 #include "gen_write.h"
@@ -216,42 +216,7 @@ usage(FILE *fp, size_t cv_offset)
 	      "could not be written.\n", fp);
 }
 
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
-
-static int
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROGNAME ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry '" PROGNAME " --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
 /* ---- argument parsing */
-
-static int
-parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!isdigit((unsigned char)*s))
-		return 0;
-	for (; isdigit((unsigned char)*s); s++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return 0;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return *s == '\0';
-}
 
 static int
 parse_bytes(const char *s, uint64_t *out)
@@ -271,7 +236,7 @@ parse_bytes(const char *s, uint64_t *out)
 		shift = 10 * (unsigned)(suffix - suffixes + 1);
 		digits[n - 1] = '\0';
 	}
-	if (!parse_u64(digits, &v) || v > (UINT64_MAX >> shift))
+	if (!cli_parse_u64(digits, &v) || v > (UINT64_MAX >> shift))
 		return 0;
 	*out = v << shift;
 	return 1;
@@ -320,7 +285,7 @@ parse_range(const char *s, size_t *lo, size_t *hi)
 	dash = strchr(buf, '-');
 	if (dash)
 		*dash = '\0';
-	if (!parse_u64(buf, &a) || (dash && !parse_u64(dash + 1, &b)))
+	if (!cli_parse_u64(buf, &a) || (dash && !cli_parse_u64(dash + 1, &b)))
 		return 0;
 	if (!dash)
 		b = a;
@@ -360,7 +325,7 @@ static int
 rate_option(const char *name, const char *arg, uint32_t *ppm)
 {
 	if (!parse_rate(arg, ppm))
-		return usage_error("--%s wants a fraction (0.05) or a percentage (5%%), not '%s'",
+		return cli_usage_error(PROGNAME, "--%s wants a fraction (0.05) or a percentage (5%%), not '%s'",
 		                   name, arg);
 	return EXIT_CLEAN;
 }
@@ -370,8 +335,8 @@ seconds_option(const char *name, const char *arg, uint64_t max, int64_t *e4)
 {
 	uint64_t v;
 
-	if (!parse_u64(arg, &v) || v > max)
-		return usage_error("--%s must be 0 to %" PRIu64 " seconds, not '%s'",
+	if (!cli_parse_u64(arg, &v) || v > max)
+		return cli_usage_error(PROGNAME, "--%s must be 0 to %" PRIu64 " seconds, not '%s'",
 		                   name, max, arg);
 	*e4 = (int64_t)v * PM_UNITS_PER_SECOND;
 	return EXIT_CLEAN;
@@ -391,11 +356,11 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 		case 'v': o->verbose = true; break;
 		case OPT_FRAMING:
 			if (!parse_framing(optarg, &o->framing))
-				rc = usage_error("unknown framing '%s' (rdw, bdw, pm or rdw-pm)", optarg);
+				rc = cli_usage_error(PROGNAME, "unknown framing '%s' (rdw, bdw, pm or rdw-pm)", optarg);
 			break;
 		case OPT_BLOCK_SIZE:
 			if (!parse_bytes(optarg, &v) || v < 2 * GEN_DESC_LEN + 1 || v > GEN_XBLOCK_MAX)
-				rc = usage_error("--block-size must be %d to %u bytes, not '%s'",
+				rc = cli_usage_error(PROGNAME, "--block-size must be %d to %u bytes, not '%s'",
 				                 2 * GEN_DESC_LEN + 1, GEN_XBLOCK_MAX, optarg);
 			o->block_size = (size_t)v;
 			o->smf_only = "--block-size";
@@ -406,20 +371,20 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 			else if (strcmp(optarg, "all") == 0)
 				o->xbdw = GEN_XBDW_ALL;
 			else
-				rc = usage_error("--extended-bdw takes large or all, not '%s'", optarg);
+				rc = cli_usage_error(PROGNAME, "--extended-bdw takes large or all, not '%s'", optarg);
 			o->smf_only = "--extended-bdw";
 			break;
 		case OPT_TRUTH: o->truth = optarg; break;
 		case OPT_INVENTORY: o->inventory = optarg; break;
 		case OPT_SEED:
-			if (!parse_u64(optarg, &o->seed))
-				rc = usage_error("--seed must be a number, not '%s'", optarg);
+			if (!cli_parse_u64(optarg, &o->seed))
+				rc = cli_usage_error(PROGNAME, "--seed must be a number, not '%s'", optarg);
 			break;
 		case OPT_SOURCES: o->sources = optarg; break;
 		case OPT_SOURCE_LABEL: o->source_label = optarg; label_given = true; break;
 		case OPT_START:
 			if (stamp_parse(optarg, &o->start) != PM_OK)
-				rc = usage_error("--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", optarg);
+				rc = cli_usage_error(PROGNAME, "--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", optarg);
 			break;
 		case OPT_STARTUP_DELAY:
 			rc = seconds_option("startup-delay", optarg, 86400, &o->startup_delay_e4);
@@ -427,35 +392,35 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 		case OPT_INTERVAL:
 			rc = seconds_option("interval", optarg, 86400, &o->interval_e4);
 			if (rc == EXIT_CLEAN && o->interval_e4 == 0)
-				rc = usage_error("--interval must be at least 1 second");
+				rc = cli_usage_error(PROGNAME, "--interval must be at least 1 second");
 			break;
 		case OPT_INTERVALS:
-			if (!parse_u64(optarg, &o->intervals) || o->intervals == 0)
-				rc = usage_error("--intervals must be a positive number, not '%s'", optarg);
+			if (!cli_parse_u64(optarg, &o->intervals) || o->intervals == 0)
+				rc = cli_usage_error(PROGNAME, "--intervals must be a positive number, not '%s'", optarg);
 			intervals_given = true;
 			break;
 		case OPT_SIZE:
 			if (!parse_bytes(optarg, &o->size) || o->size == 0)
-				rc = usage_error("--size must be a positive number of bytes, not '%s'", optarg);
+				rc = cli_usage_error(PROGNAME, "--size must be a positive number of bytes, not '%s'", optarg);
 			break;
 		case OPT_EXTREME: rc = rate_option("extreme", optarg, &o->extreme_ppm); break;
 		case OPT_SMF_TYPE:
-			if (!parse_u64(optarg, &v) || v > 255)
-				rc = usage_error("--smf-type must be 0 to 255, not '%s'", optarg);
+			if (!cli_parse_u64(optarg, &v) || v > 255)
+				rc = cli_usage_error(PROGNAME, "--smf-type must be 0 to 255, not '%s'", optarg);
 			o->smf_type = (unsigned)v;
 			o->smf_only = "--smf-type";
 			break;
 		case OPT_PRODUCT_HEADER:
 			if (!parse_range(optarg, &o->ph_min, &o->ph_max) ||
 			    o->ph_min < GEN_PH_MIN || o->ph_max > GEN_PH_MAX)
-				rc = usage_error("--product-header wants MIN[-MAX] within %d-%d, not '%s'",
+				rc = cli_usage_error(PROGNAME, "--product-header wants MIN[-MAX] within %d-%d, not '%s'",
 				                 GEN_PH_MIN, GEN_PH_MAX, optarg);
 			o->smf_only = "--product-header";
 			break;
 		case OPT_PM_PER_SMF:
 			if (!parse_range(optarg, &o->pm_min, &o->pm_max) || o->pm_min == 0 ||
 			    o->pm_max > MAX_PM_PER_SMF)
-				rc = usage_error("--pm-per-smf wants MIN[-MAX] within 1-%d, not '%s'",
+				rc = cli_usage_error(PROGNAME, "--pm-per-smf wants MIN[-MAX] within 1-%d, not '%s'",
 				                 MAX_PM_PER_SMF, optarg);
 			o->smf_only = "--pm-per-smf";
 			break;
@@ -476,8 +441,8 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 		case OPT_DUPLICATE: rc = rate_option("duplicate-parts", optarg, &o->dup_ppm); break;
 		case OPT_SHUFFLE:
 			o->shuffle = 8;
-			if (optarg && (!parse_u64(optarg, &v) || v == 0 || v > MAX_WINDOW))
-				rc = usage_error("--shuffle window must be 1 to %d, not '%s'",
+			if (optarg && (!cli_parse_u64(optarg, &v) || v == 0 || v > MAX_WINDOW))
+				rc = cli_usage_error(PROGNAME, "--shuffle window must be 1 to %d, not '%s'",
 				                 MAX_WINDOW, optarg);
 			else if (optarg)
 				o->shuffle = (size_t)v;
@@ -492,23 +457,23 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 	if (rc != EXIT_CLEAN)
 		return rc;
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(PROGNAME, "unexpected argument '%s'", argv[optind]);
 	if (!intervals_given)
 		o->intervals = o->size ? 0 : 96;
 	if (smf_framing(o->framing) && label_given)
-		return usage_error("--source-label is for the pm framings; SMF records name their source");
+		return cli_usage_error(PROGNAME, "--source-label is for the pm framings; SMF records name their source");
 	if (!smf_framing(o->framing) && o->smf_only)
-		return usage_error("%s is for the rdw and bdw framings", o->smf_only);
+		return cli_usage_error(PROGNAME, "%s is for the rdw and bdw framings", o->smf_only);
 	if (o->xbdw != GEN_XBDW_NONE && o->framing != GEN_BDW)
-		return usage_error("--extended-bdw is for the bdw framing");
+		return cli_usage_error(PROGNAME, "--extended-bdw is for the bdw framing");
 	if (o->framing == GEN_BDW && o->xbdw == GEN_XBDW_NONE && o->block_size > GEN_BLOCK_MAX)
-		return usage_error("--block-size above %d needs --extended-bdw", GEN_BLOCK_MAX);
+		return cli_usage_error(PROGNAME, "--block-size above %d needs --extended-bdw", GEN_BLOCK_MAX);
 	if (o->other_pm_ppm >= GEN_PPM || o->other_smf_ppm >= GEN_PPM)
-		return usage_error("--other-pm and --other-smf must be below 1 (100%%)");
+		return cli_usage_error(PROGNAME, "--other-pm and --other-smf must be below 1 (100%%)");
 	if (o->dump_records && smf_framing(o->framing) && (o->smf_type == 2 || o->smf_type == 3))
-		return usage_error("SMF types 2 and 3 are the dump header and trailer: add --no-dump-records");
+		return cli_usage_error(PROGNAME, "SMF types 2 and 3 are the dump header and trailer: add --no-dump-records");
 	if (o->size && o->intervals == 0 && o->drop_ppm == GEN_PPM)
-		return usage_error("--drop-parts=1 writes nothing: --size would never be reached");
+		return cli_usage_error(PROGNAME, "--drop-parts=1 writes nothing: --size would never be reached");
 	return EXIT_CLEAN;
 }
 
@@ -535,10 +500,10 @@ parse_sources(const struct options *o, struct gen_model *m)
 		if (slash)
 			*slash = '\0';
 		if (n == MAX_SOURCES)
-			rc = usage_error("--sources: at most %d sources", MAX_SOURCES);
+			rc = cli_usage_error(PROGNAME, "--sources: at most %d sources", MAX_SOURCES);
 		else if (!ebcdic_name_ok(tok, GEN_SYSID_LEN) ||
 		         (slash && !ebcdic_name_ok(slash + 1, GEN_CV_LEN)))
-			rc = usage_error("--sources: '%s%s%s' is not SYSID[/CVNAME] (1-4 and 1-8 of A-Z 0-9 @ # $)",
+			rc = cli_usage_error(PROGNAME, "--sources: '%s%s%s' is not SYSID[/CVNAME] (1-4 and 1-8 of A-Z 0-9 @ # $)",
 			                 tok, slash ? "/" : "", slash ? slash + 1 : "");
 		if (rc != EXIT_CLEAN)
 			break;
@@ -548,7 +513,7 @@ parse_sources(const struct options *o, struct gen_model *m)
 		         src->cv);
 		for (unsigned k = 0; k < n; k++)
 			if (strcmp(m->sources[k].name, src->name) == 0)
-				rc = usage_error("--sources: '%s' given twice", src->name);
+				rc = cli_usage_error(PROGNAME, "--sources: '%s' given twice", src->name);
 		with_cv += slash != NULL;
 		n++;
 	}
@@ -556,11 +521,11 @@ parse_sources(const struct options *o, struct gen_model *m)
 	if (rc != EXIT_CLEAN)
 		return rc;
 	if (n == 0)
-		return usage_error("--sources: no source given");
+		return cli_usage_error(PROGNAME, "--sources: no source given");
 	if (with_cv && with_cv != n)
-		return usage_error("--sources: give a CV name to every source or to none");
+		return cli_usage_error(PROGNAME, "--sources: give a CV name to every source or to none");
 	if (!smf_framing(o->framing) && n > 1)
-		return usage_error("the pm framings carry no source names: give one source");
+		return cli_usage_error(PROGNAME, "the pm framings carry no source names: give one source");
 	m->nsources = n;
 	return EXIT_CLEAN;
 }
@@ -986,7 +951,7 @@ main(int argc, char **argv)
 		out = fp;
 		out_name = o.output;
 	} else if (isatty(STDOUT_FILENO)) {
-		rc = usage_error("will not write binary data to a terminal: use -o FILE");
+		rc = cli_usage_error(PROGNAME, "will not write binary data to a terminal: use -o FILE");
 		goto done;
 	}
 	if (o.truth) {

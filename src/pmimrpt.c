@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <locale.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <time.h>
 
 #include "csvout.h"
+#include "cli.h"
 #include "diag.h"
 #include "exitcode.h"
 #include "framing.h"
@@ -153,35 +153,13 @@ usage(FILE *fp)
 	      fp);
 }
 
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
-
-/* Print a usage error and return the usage exit code. */
-static int
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROGNAME ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry '" PROGNAME " --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
+/* A size_t from the command line. */
 static int
 parse_size(const char *s, size_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end != '\0' || s[0] == '-')
+	if (!cli_parse_u64(s, &v) || v > SIZE_MAX)
 		return 0;
 	*out = (size_t)v;
 	return 1;
@@ -192,7 +170,7 @@ parse_stamp(const char *opt, const char *s, int64_t *out)
 {
 	if (stamp_parse(s, out) == PM_OK)
 		return 1;
-	usage_error("%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
+	cli_usage_error(PROGNAME, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
 	return 0;
 }
 
@@ -214,7 +192,7 @@ parse_options(int argc, char **argv, struct options *o)
 			for (v = 0; v < 4 && strcmp(optarg, by_names[v]) != 0; v++)
 				;
 			if (v == 4)
-				return usage_error("--by wants total, day, hour or interval, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--by wants total, day, hour or interval, not '%s'", optarg);
 			o->sel.by = (enum report_by)v;
 			o->by_given = true;
 			break;
@@ -230,11 +208,11 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_FORMAT:
 			if (strcmp(optarg, "csv") == 0) o->format = FORMAT_CSV;
 			else if (strcmp(optarg, "text") == 0) o->format = FORMAT_TEXT;
-			else return usage_error("--format wants csv or text, not '%s'", optarg);
+			else return cli_usage_error(PROGNAME, "--format wants csv or text, not '%s'", optarg);
 			break;
 		case OPT_PAGE_LENGTH:
 			if (!parse_size(optarg, &v) || v < TEXTOUT_MIN_PAGE || v > 100000)
-				return usage_error("--page-length must be %d to 100000 lines, not '%s'",
+				return cli_usage_error(PROGNAME, "--page-length must be %d to 100000 lines, not '%s'",
 				                   TEXTOUT_MIN_PAGE, optarg);
 			o->text.page_length = (unsigned)v;
 			break;
@@ -243,23 +221,23 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_RUN_TIME: o->run_time = optarg; break;
 		case OPT_MAX_GROUPS:
 			if (!parse_size(optarg, &o->sel.max_groups) || o->sel.max_groups == 0)
-				return usage_error("--max-groups must be a positive number, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--max-groups must be a positive number, not '%s'", optarg);
 			break;
 		case OPT_FRAMING:
 			if (strcmp(optarg, "auto") == 0) o->pipe.framing = FRAMING_AUTO;
 			else if (strcmp(optarg, "pm") == 0) o->pipe.framing = FRAMING_PM;
 			else if (strcmp(optarg, "rdw") == 0) o->pipe.framing = FRAMING_RDW;
 			else if (strcmp(optarg, "bdw") == 0) o->pipe.framing = FRAMING_BDW;
-			else return usage_error("unknown framing '%s' (auto, pm, rdw or bdw)", optarg);
+			else return cli_usage_error(PROGNAME, "unknown framing '%s' (auto, pm, rdw or bdw)", optarg);
 			break;
 		case OPT_SMF_TYPE:
 			if (!parse_size(optarg, &v) || v > 255)
-				return usage_error("--smf-type must be 0 to 255, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--smf-type must be 0 to 255, not '%s'", optarg);
 			o->pipe.smf.type = (unsigned)v;
 			break;
 		case OPT_PM_OFFSET:
 			if (!parse_size(optarg, &v) || v > 65535)
-				return usage_error("--pm-offset must be 0 to 65535, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--pm-offset must be 0 to 65535, not '%s'", optarg);
 			o->pipe.smf.pm_offset = (long)v;
 			break;
 		case OPT_CODEPAGE: o->pipe.smf.codepage = optarg; break;
@@ -267,7 +245,7 @@ parse_options(int argc, char **argv, struct options *o)
 			char *comma = strchr(optarg, ',');
 			if (!comma || (*comma = '\0', !parse_size(optarg, &v)) ||
 			    !parse_size(comma + 1, &len) || len == 0 || len > 32 || v > 65535)
-				return usage_error("--cv-field wants OFFSET,LENGTH (length 1 to 32), not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--cv-field wants OFFSET,LENGTH (length 1 to 32), not '%s'", optarg);
 			o->pipe.smf.cv_offset = v;
 			o->pipe.smf.cv_length = len;
 			break;
@@ -280,15 +258,15 @@ parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_MAX_RECORD:
 			if (!parse_size(optarg, &o->pipe.max_record) || o->pipe.max_record < 64)
-				return usage_error("--max-record must be a number of bytes, at least 64, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--max-record must be a number of bytes, at least 64, not '%s'", optarg);
 			break;
 		case OPT_MAX_PENDING:
 			if (!parse_size(optarg, &o->pipe.max_pending) || o->pipe.max_pending == 0)
-				return usage_error("--max-pending must be a positive number, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--max-pending must be a positive number, not '%s'", optarg);
 			break;
 		case OPT_MAX_SOURCES:
 			if (!parse_size(optarg, &o->pipe.max_sources) || o->pipe.max_sources == 0)
-				return usage_error("--max-sources must be a positive number, not '%s'", optarg);
+				return cli_usage_error(PROGNAME, "--max-sources must be a positive number, not '%s'", optarg);
 			break;
 		case OPT_DESCRIBE: o->describe = 1; break;
 		case OPT_HELP: usage(stdout); exit(EXIT_CLEAN);
@@ -302,12 +280,12 @@ parse_options(int argc, char **argv, struct options *o)
 	o->sel.nsources = nsources;
 	o->sel.max_sources = o->pipe.max_sources;
 	if (o->sel.from >= o->sel.to)
-		return usage_error("--from must be earlier than --to");
+		return cli_usage_error(PROGNAME, "--from must be earlier than --to");
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
 	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
-		return usage_error("%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
+		return cli_usage_error(PROGNAME, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
 	return EXIT_CLEAN;
 }
 
@@ -401,10 +379,10 @@ run_time(const char *opt, char out[20])
 
 	if (opt) {
 		if (stamp_parse(opt, &stamp) != PM_OK)
-			return usage_error("--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
+			return cli_usage_error(PROGNAME, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
 	} else if (epoch && *epoch) {
 		if (!parse_size(epoch, &secs) || secs > (size_t)INT64_MAX / PM_UNITS_PER_SECOND)
-			return usage_error("SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);
+			return cli_usage_error(PROGNAME, "SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);
 		stamp = (int64_t)secs * PM_UNITS_PER_SECOND;
 	} else {
 		time_t now = time(NULL);
@@ -429,7 +407,7 @@ load_definition(const struct options *o, const struct pmint *pm,
 	*def = NULL;
 	if (strcmp(o->report, "inventory") == 0) {
 		if (o->format == FORMAT_TEXT)
-			return usage_error("the inventory report is CSV only");
+			return cli_usage_error(PROGNAME, "the inventory report is CSV only");
 		return EXIT_CLEAN;
 	}
 	if (!(*def = malloc(sizeof **def))) {
@@ -442,9 +420,9 @@ load_definition(const struct options *o, const struct pmint *pm,
 		return EXIT_USAGE;
 	}
 	if (st != PM_OK)
-		return st == PM_E_NOMEM ? EXIT_INPUT : usage_error("%s", err);
+		return st == PM_E_NOMEM ? EXIT_INPUT : cli_usage_error(PROGNAME, "%s", err);
 	if ((*def)->rows == ROWS_INTERVAL && o->by_given)
-		return usage_error("report '%s' has a row per interval: --by does not apply",
+		return cli_usage_error(PROGNAME, "report '%s' has a row per interval: --by does not apply",
 		                   (*def)->name);
 	return EXIT_CLEAN;
 }
