@@ -32,6 +32,7 @@
 #define RESYNC_WINDOW ((size_t)192 << 10)
 #define VOTE_UNITS 16       /* records looked at to tell SMF from PM */
 #define PARTIAL_BLOCK_SEGMENTS 8 /* evidence for a block larger than a window */
+#define DAMAGED_START_UNITS 2 /* more evidence when the first units are damaged */
 #define TEXT_SAMPLE 4096
 
 enum seg_code { SEG_COMPLETE = 0, SEG_FIRST = 1, SEG_LAST = 2, SEG_MIDDLE = 3 };
@@ -115,8 +116,9 @@ bdw_parse(struct span s, size_t off, uint64_t *len)
 		return "cut short";
 	if (w & BDW_EXTENDED) {
 		*len = w & ~BDW_EXTENDED;
-		/* the extended form exists for blocks a halfword cannot hold */
-		return *len > SEG_MAX ? NULL : "extended form on a short block";
+		/* BSAM with the large block interface may put the extended form
+		 * on a block of any length (DFSMS, "Block Descriptor Word") */
+		return *len < BDW_MIN ? "length below 8" : NULL;
 	}
 	if ((w & 0xffff) != 0)
 		return "bytes 2-3 not zero";
@@ -154,6 +156,27 @@ content_of(const struct fr_records *rs, struct span seg)
 	return CONTENT_AUTO;
 }
 
+/* Whether a record's first segment (SDW included) can start content c: an
+ * SMF header, or a PM record that a complete segment holds whole; for
+ * CONTENT_AUTO either. A first segment too short to show a header passes,
+ * for a record may be spanned anywhere. Detection and resynchronisation
+ * ask this, so that bytes inside a record do not pass for descriptors. */
+static bool
+content_fits(const struct fr_records *rs, struct span seg, unsigned code,
+             enum content c)
+{
+	size_t len;
+	bool smf, pm;
+
+	if (code == SEG_MIDDLE || code == SEG_LAST ||
+	    (code == SEG_FIRST && seg.len < FR_HEAD_MAX))
+		return true;
+	smf = rs->smf_header(seg.p, seg.len, rs->smf_ctx);
+	pm = pm_plausible(rs, seg, DESC_LEN, &len) &&
+	     (code == SEG_FIRST || len <= seg.len - DESC_LEN);
+	return c == CONTENT_SMF ? smf : c == CONTENT_PM ? pm : smf || pm;
+}
+
 /* ---- walking a window: detection and resynchronisation ---- */
 
 enum check { CHECK_OK, CHECK_BAD, CHECK_CUT };
@@ -162,11 +185,13 @@ struct walk {
 	const struct fr_records *rs;
 	struct span w;
 	bool at_eof;        /* w ends where the input ends */
+	bool exact_end;     /* at the end, units must end where the input does */
 	size_t off;
 	unsigned units;     /* records (PM, RDW) or blocks (BDW) that held */
 	unsigned segs;      /* RDW/SDWs that held */
 	bool ordered;       /* segments must come in order (detection) */
 	bool in_span;       /* a first segment seen, its last not yet */
+	enum content content; /* what records must start with (AUTO: either) */
 	unsigned *votes;    /* NULL, or records seen per enum content */
 };
 
@@ -180,6 +205,8 @@ walk_in_order(struct walk *k, struct span seg, unsigned code)
 
 	if (k->ordered && k->segs > 0 && continues != k->in_span)
 		return false;
+	if (!content_fits(k->rs, seg, code, k->content))
+		return false;
 	k->in_span = code == SEG_FIRST || code == SEG_MIDDLE;
 	k->segs++;
 	if (k->votes && !continues)
@@ -188,11 +215,13 @@ walk_in_order(struct walk *k, struct span seg, unsigned code)
 }
 
 /* A walk that ran out of window: good only at the end of the input, after
- * at least one unit (a short file, or one cut short). */
+ * at least one unit (a short file, or one cut short); when resynchronising,
+ * only if the units end where the input does, for a unit that runs past
+ * the end is no evidence. */
 static bool
 walk_out(const struct walk *k)
 {
-	return k->at_eof && k->units > 0;
+	return k->at_eof && k->units > 0 && (!k->exact_end || k->off == k->w.len);
 }
 
 static bool
@@ -275,7 +304,7 @@ walk_bdw(struct walk *k, unsigned need)
 			return false;
 		case CHECK_CUT:
 			/* a block larger than the window holds many segments */
-			return k->at_eof ? k->units > 0
+			return k->at_eof ? k->units > 0 && !k->exact_end
 			                 : k->segs >= PARTIAL_BLOCK_SEGMENTS;
 		case CHECK_OK:
 			k->units++;
@@ -304,11 +333,11 @@ walk_run(struct walk *k, enum framing f, unsigned need)
 }
 
 static bool
-walks(const struct fr_records *rs, enum framing f, struct span w, bool at_eof,
-      unsigned need, bool ordered, unsigned *votes)
+walks(const struct fr_records *rs, enum framing f, enum content c,
+      struct span w, bool at_eof, unsigned need, bool ordered, unsigned *votes)
 {
 	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof, .ordered = ordered,
-	                  .votes = votes };
+	                  .content = c, .votes = votes };
 	return walk_run(&k, f, need);
 }
 
@@ -325,7 +354,8 @@ static const struct framing_rule {
 	[FRAMING_BDW] = { "bdw", 3, 2 },
 };
 
-/* Tried in this order: a BDW file rarely walks as RDWs, never the reverse. */
+/* Tried in this order (see detect_framing): a BDW file can walk as RDWs,
+ * an RDW file hardly ever as BDW blocks. */
 static const enum framing detect_order[] = { FRAMING_BDW, FRAMING_RDW, FRAMING_PM };
 
 const char *
@@ -485,6 +515,9 @@ resync(struct framer *fr, uint64_t offset)
 	bool found = false;
 
 	while (!found) {
+		struct walk k = { .rs = fr->rs, .content = fr->content,
+		                  .exact_end = true };
+
 		fr->pos++;
 		skipped++;
 		if (!fill(fr, RESYNC_WINDOW + 1, &avail)) {
@@ -493,11 +526,9 @@ resync(struct framer *fr, uint64_t offset)
 		}
 		if (avail == 0)
 			break;
-		found = walks(fr->rs, fr->framing,
-		              span_make(fr->buf + fr->pos,
-		                        min_size(avail, RESYNC_WINDOW)),
-		              avail <= RESYNC_WINDOW,
-		              rules[fr->framing].resync_units, false, NULL);
+		k.w = span_make(fr->buf + fr->pos, min_size(avail, RESYNC_WINDOW));
+		k.at_eof = avail <= RESYNC_WINDOW;
+		found = walk_run(&k, fr->framing, rules[fr->framing].resync_units);
 	}
 	count_damaged(fr, skipped);
 	if (found)
@@ -521,6 +552,25 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 	hex_bytes(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
 	report(fr, PM_E_BAD_DESCRIPTOR, here(fr), "%s x'%s': %s", what, hex, why);
 	return resync(fr, here(fr));
+}
+
+/* A unit of need bytes whose length runs avail bytes past where the
+ * input ends: cut short, unless units walk again inside those bytes, which
+ * shows its length was misread (shown: its bytes to print). */
+static enum step
+cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
+          size_t shown)
+{
+	unsigned units = rules[fr->framing].resync_units;
+
+	for (size_t off = 1; off < avail; off++) {
+		struct walk k = { .rs = fr->rs, .content = fr->content,
+		                  .w = span_make(fr->buf + fr->pos + off, avail - off) };
+		if (walk_run(&k, fr->framing, units) && k.units == units)
+			return bad_descriptor(fr, what, shown,
+			                      "its length runs past the end of input");
+	}
+	return truncated(fr, avail, need, what);
 }
 
 /* ---- records ---- */
@@ -745,10 +795,15 @@ step_pm(struct framer *fr, struct fr_record *rec)
 		return truncated(fr, avail, fr->rs->pm_peek, "PM record length");
 	if (len < DESC_LEN)
 		return bad_descriptor(fr, "PM record length", 2, "below 4");
+	/* Nothing but its header tells where the next record starts: one
+	 * that does not look like a PM record is bytes read out of step. */
+	if (!plausible && avail >= fr->rs->pm_peek)
+		return bad_descriptor(fr, "PM record header", fr->rs->pm_peek,
+		                      "not a PM record's");
 	if (!fill(fr, len, &avail))
 		return STEP_ERROR;
 	if (avail < len)
-		return truncated(fr, avail, len, "PM record");
+		return cut_short(fr, avail, len, "PM record", 2);
 	r = span_make(fr->buf + fr->pos, len);
 	offset = here(fr);
 	fr->pos += len;
@@ -774,8 +829,49 @@ step_rdw(struct framer *fr, struct fr_record *rec)
 	if (!fill(fr, d.len, &avail))
 		return STEP_ERROR;
 	if (avail < d.len)
-		return truncated(fr, avail, d.len, "record");
+		return cut_short(fr, avail, d.len, "record", DESC_LEN);
+	/* An RDW is only four bytes: what follows must be a record too, or
+	 * the RDW was read out of step (after a damaged length). */
+	if (!content_fits(fr->rs, span_make(fr->buf + fr->pos, d.len), d.code,
+	                  fr->content))
+		return bad_descriptor(fr, "RDW", DESC_LEN,
+		                      fr->content == CONTENT_PM
+		                      ? "no PM record follows"
+		                      : "no SMF record header follows");
 	return segment(fr, d.len, d.code, rec);
+}
+
+/* A BDW at pos read as extended, of len bytes: when it is a plain BDW with
+ * its top bit flipped (the plain length in bytes 0-1, bytes 2-3 zero) and
+ * the segments fill that plain block exactly, up to another BDW or the end
+ * of the input, the plain length, reported; else len. 0 after a read
+ * error. A true extended block rarely has a segment boundary there that
+ * also reads as a BDW. */
+static uint64_t
+plain_despite_extended_bit(struct framer *fr, uint64_t len)
+{
+	struct walk k = { .rs = fr->rs, .content = fr->content };
+	uint64_t plain = len >> 16, next;
+	size_t avail;
+
+	if (len <= SEG_MAX || (len & 0xffff) != 0 || plain < BDW_MIN ||
+	    plain > SEG_MAX)
+		return len;
+	if (!fill(fr, (size_t)plain + DESC_LEN, &avail))
+		return 0;
+	if (avail < plain)
+		return len;
+	k.w = span_make(fr->buf + fr->pos, (size_t)plain);
+	k.off = DESC_LEN;
+	if (walk_block(&k, plain) != CHECK_OK ||
+	    (avail > plain && bdw_parse(span_make(fr->buf + fr->pos, avail),
+	                                (size_t)plain, &next) != NULL))
+		return len;
+	report(fr, PM_E_BAD_DESCRIPTOR, here(fr),
+	       "BDW x'%02x%02x0000': extended bit set on a plain block of %" PRIu64
+	       " bytes; read as plain", fr->buf[fr->pos], fr->buf[fr->pos + 1], plain);
+	fr->tally->damaged_records++;
+	return plain;
 }
 
 static enum step
@@ -783,6 +879,7 @@ block_begin(struct framer *fr)
 {
 	size_t avail;
 	uint64_t len;
+	struct desc d;
 	const char *why;
 
 	if (!fill(fr, DESC_LEN, &avail))
@@ -794,6 +891,16 @@ block_begin(struct framer *fr)
 	why = bdw_parse(span_make(fr->buf + fr->pos, avail), 0, &len);
 	if (why)
 		return bad_descriptor(fr, "BDW", DESC_LEN, why);
+	if ((len = plain_despite_extended_bit(fr, len)) == 0)
+		return STEP_ERROR;
+	/* A block starts with a segment: without one the BDW was read out of
+	 * step, and its length must not be trusted to skip by. */
+	if (!fill(fr, 2 * DESC_LEN, &avail))
+		return STEP_ERROR;
+	if (avail >= 2 * DESC_LEN &&
+	    (sdw_parse(span_make(fr->buf + fr->pos, avail), DESC_LEN, &d) != NULL ||
+	     d.len > len - DESC_LEN))
+		return bad_descriptor(fr, "BDW", DESC_LEN, "no valid segment follows");
 	fr->block_offset = here(fr);
 	fr->block_left = len - DESC_LEN;
 	fr->pos += DESC_LEN;
@@ -974,18 +1081,33 @@ refusal_cause(const struct fr_records *rs, struct span w, char *out, size_t cap)
 	}
 }
 
+/* What the records hold, by a vote of the first ones that walk: from the
+ * start, or when the first records are damaged, from the first offset
+ * where records walk again. */
 static enum content
 detect_content(const struct framer *fr, struct span w, bool at_eof)
 {
 	unsigned votes[3] = { 0, 0, 0 };
 
-	(void)walks(fr->rs, fr->framing, w, at_eof, VOTE_UNITS, true, votes);
+	(void)walks(fr->rs, fr->framing, CONTENT_AUTO, w, at_eof, VOTE_UNITS, true,
+	            votes);
+	for (size_t off = 1;
+	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0; off++) {
+		unsigned later[3] = { 0, 0, 0 };
+		if (walks(fr->rs, fr->framing, CONTENT_AUTO,
+		          span_sub(w, off, w.len - off), at_eof,
+		          rules[fr->framing].resync_units, false, later))
+			memcpy(votes, later, sizeof votes);
+	}
 	/* SMF dumps are the usual input: ties go to SMF */
 	return votes[CONTENT_PM] > votes[CONTENT_SMF] ? CONTENT_PM : CONTENT_SMF;
 }
 
-/* A start damaged within its first records: at least two units walk from
- * the start and, past the damage, enough walk again to be sure. */
+/* A start damaged within its first records. Either a unit walks from the
+ * start and, past the damage, enough walk again to be sure; or none does,
+ * and further on DAMAGED_START_UNITS more units than detection asks for
+ * walk whole, the end of the input no excuse: with no good start to go by,
+ * chance must not pass for a framing. */
 static bool
 walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
                      bool at_eof)
@@ -995,26 +1117,37 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 
 	if (walk_run(&k, f, need))
 		return true;
-	if (k.units < 2)
+	if (k.units == 0) {
+		for (size_t off = 1; off < w.len; off++) {
+			struct walk later = { .rs = rs, .at_eof = at_eof,
+			                      .w = span_sub(w, off, w.len - off) };
+			if (walk_run(&later, f, need + DAMAGED_START_UNITS) &&
+			    later.units == need + DAMAGED_START_UNITS)
+				return true;
+		}
 		return false;
+	}
 	for (size_t off = k.off + 1; off < w.len; off++)
-		if (walks(rs, f, span_sub(w, off, w.len - off), at_eof, need, false,
-		          NULL))
+		if (walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		          need, false, NULL))
 			return true;
 	return false;
 }
 
-/* Clean input first: segments in order, from the start. Then input whose
- * first records are damaged. */
+/* Each framing in turn, clean input first (segments in order, from the
+ * start), then input whose first records are damaged: a BDW file whose
+ * first block is damaged must not pass for RDW records first, for a BDW
+ * and the SDW after it can look like an RDW and a PM record header. */
 static bool
 detect_framing(struct framer *fr, struct span w, bool at_eof)
 {
 	size_t n = sizeof detect_order / sizeof detect_order[0];
 
 	for (size_t i = 0; i < 2 * n; i++) {
-		enum framing f = detect_order[i % n];
-		if (i < n ? walks(fr->rs, f, w, at_eof, rules[f].detect_units, true, NULL)
-		          : walks_despite_damage(fr->rs, f, w, at_eof)) {
+		enum framing f = detect_order[i / 2];
+		if (i % 2 == 0 ? walks(fr->rs, f, CONTENT_AUTO, w, at_eof,
+		                       rules[f].detect_units, true, NULL)
+		               : walks_despite_damage(fr->rs, f, w, at_eof)) {
 			fr->framing = f;
 			return true;
 		}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ebcdic.h"
+#include "pmtime.h"
 #include "smf.h"
 
 /* How far past the SMF header the first PM record may start: the product
@@ -18,7 +19,7 @@ struct smf_reader {
 	struct diag *diag;
 	struct conv *conv;
 	const struct smfhdr *hdr;
-	long cached_offset;       /* where the last record's PM chain began */
+	long last_offset;         /* where the last record's PM chain began */
 	size_t min_pm_len;
 	/* the last system id (and CV name) seen, raw, and its source id */
 	uint8_t last_raw[SOURCE_RAW_MAX];
@@ -42,7 +43,7 @@ smf_open(const struct smf_opts *o, const struct pmint *pm,
 	r->hdr = hdr;
 	r->sources = src;
 	r->diag = d;
-	r->cached_offset = -1;
+	r->last_offset = -1;
 	r->min_pm_len = pm->lay.fields[pm->f_seq].offset + 1;
 	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
@@ -102,6 +103,9 @@ chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 	return n > 0;
 }
 
+/* The first offset from which a chain fits. Never the last record's
+ * offset first: a chain from any of its PM records but the first fits too,
+ * so an offset too large would skip leading PM records without a word. */
 static long
 find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 {
@@ -109,14 +113,64 @@ find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 
 	if (r->o.pm_offset >= 0)
 		return chain_fits(r, rec, (size_t)r->o.pm_offset) ? r->o.pm_offset : -1;
-	if (r->cached_offset >= (long)hdr_len &&
-	    chain_fits(r, rec, (size_t)r->cached_offset))
-		return r->cached_offset;
 	if (last > rec.len)
 		last = rec.len;
 	for (size_t off = hdr_len; off < last; off++)
 		if (chain_fits(r, rec, off))
-			return r->cached_offset = (long)off;
+			return (long)off;
+	return -1;
+}
+
+/* Whether a PM record could start at off: a length that fits the rest of
+ * the record. A product header does not look like this (pmimgen writes
+ * EBCDIC text, whose first byte makes a length past any PM data; the
+ * monitor a fixed DSECT), so where the last record's chain began and this
+ * one's does not, a PM record there was damaged, not a longer header. */
+static bool
+pm_record_starts(const struct smf_reader *r, struct span rec, size_t off)
+{
+	struct span rest = span_sub(rec, off, rec.len - off);
+	size_t len;
+	unsigned type;
+
+	return pm_peek(r->pm, rest, &len, &type) == PM_OK &&
+	       len >= r->min_pm_len && len <= rest.len;
+}
+
+/* Whether an interval record's header starts at off: its type, a part
+ * number, the current version and two packed dates. No product header
+ * holds that by chance. */
+static bool
+interval_header_at(const struct smf_reader *r, struct span rec, size_t off)
+{
+	const struct pmint *pm = r->pm;
+	struct span rest = span_sub(rec, off, rec.len - off);
+	struct pm_header h;
+	size_t len;
+	unsigned type;
+	int year, yday;
+
+	return pm_peek(pm, rest, &len, &type) == PM_OK &&
+	       type == pm->interval_type && pm_header_read(pm, rest, &h) == PM_OK &&
+	       h.seq >= 1 && h.seq <= pm->nparts &&
+	       h.version == pm->current_version &&
+	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
+	       pdate_decode(h.edate, &year, &yday) == PM_OK;
+}
+
+/* Where PM records were lost before the chain found at off, or -1: where
+ * the last record's chain began, if a PM record starts there; else the
+ * first interval record header before off. */
+static long
+lost_records_at(const struct smf_reader *r, struct span rec, size_t hdr_len,
+                long before, long off)
+{
+	if (before >= (long)hdr_len && before < off &&
+	    pm_record_starts(r, rec, (size_t)before))
+		return before;
+	for (long at = (long)hdr_len; at < off; at++)
+		if (interval_header_at(r, rec, (size_t)at))
+			return at;
 	return -1;
 }
 
@@ -162,7 +216,7 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 	uint8_t type = 0, flag = 0;
 	size_t hdr_len;
 	uint32_t source;
-	long off;
+	long off, before, header_end, lost;
 	pm_status st;
 
 	(void)be_u8(span_make(rec->head, rec->head_len), r->hdr->rty->offset, &type);
@@ -181,6 +235,7 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 		        "%zu bytes, header needs %zu", s.len, hdr_len);
 		return;
 	}
+	before = r->last_offset;
 	off = find_pm_offset(r, s, hdr_len);
 	if (off < 0) {
 		t->damaged += rec->input_bytes;
@@ -195,8 +250,21 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 		diag_at(r->diag, st, (int64_t)rec->offset, NULL);
 		return;
 	}
+	r->last_offset = off;
+	header_end = off;
+	if (r->o.pm_offset < 0 && off != before &&
+	    (lost = lost_records_at(r, s, hdr_len, before, off)) >= 0) {
+		diag_at(r->diag, PM_E_PM_CHAIN, (int64_t)(rec->contiguous ?
+		        rec->offset + (uint64_t)lost : rec->offset),
+		        "the PM records from offset %ld of the SMF record do not "
+		        "chain; %ld bytes skipped to the chain from offset %ld",
+		        lost, off - lost, off);
+		t->damaged += (uint64_t)(off - lost);
+		t->damaged_records++;
+		header_end = lost;
+	}
 	/* descriptors, SMF header and product header */
-	t->used += rec->input_bytes - (s.len - (size_t)off);
+	t->used += rec->input_bytes - (s.len - (size_t)header_end);
 	pm_stage_chain(pm, span_sub(s, (size_t)off, s.len - (size_t)off), source,
 	               rec->contiguous ? rec->offset + (uint64_t)off : rec->offset);
 }

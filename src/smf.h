@@ -4,10 +4,10 @@
  * reads the standard header (18 bytes, 24 with flag x'40'; smfhdr.h), names the source from the system id (EBCDIC, via
  * iconv) and optionally a CV name at a site-given offset, then finds the
  * first PM record after the undocumented product header (#PMSMHDS): the
- * offset where a chain of inclusive halfword lengths, every one a plausible
- * PM record, ends exactly at the end of the SMF record. The offset that
- * worked is cached and tried first on the next record; --pm-offset forces
- * one. */
+ * first offset where a chain of inclusive halfword lengths, every one a
+ * plausible PM record, ends exactly at the end of the SMF record;
+ * --pm-offset forces one. A chain found past where the last record's began,
+ * where a PM record starts that does not chain, is damage, and said. */
 #ifndef SMF_H
 #define SMF_H
 

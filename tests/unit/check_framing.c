@@ -892,28 +892,55 @@ START_TEST(test_bdw_extended)
 }
 END_TEST
 
+/* BSAM with the large block interface may put the extended form on a
+ * block of any length; pmimgen --extended-bdw=all does. */
 START_TEST(test_bdw_extended_short_block)
+{
+	struct bytes b = { 0 };
+	uint8_t *r1 = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct run r;
+
+	put_word(&b, 0x80000000u | 48); /* 0: extended form on 48 bytes */
+	put_segment(&b, 0, r1, 40);
+	put_word(&b, 0x80000000u | 48); /* 48 */
+	put_segment(&b, 0, r1, 40);     /* 52 */
+	put_bdw(&b, 48);                /* 96: plain */
+	put_segment(&b, 0, r1, 40);     /* 100 */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_BDW);
+	ck_assert_uint_eq(r.n, 3);
+	assert_record(&r, 0, 4, r1, 40, 44, 1);
+	assert_record(&r, 1, 52, r1, 40, 44, 1);
+	assert_record(&r, 2, 100, r1, 40, 44, 1);
+	ck_assert_uint_eq(r.t.damaged, 0);
+	ck_assert_uint_eq(r.t.used, 12);
+	ck_assert_str_eq(r.msgs, "");
+	run_free(&r);
+	free(r1), free(b.p);
+}
+END_TEST
+
+/* An extended BDW shorter than a BDW and an empty segment is damage. */
+START_TEST(test_bdw_extended_below_8)
 {
 	struct bytes b = { 0 };
 	uint8_t *r1 = smf_data(30, 40, 1);
 	struct framer_opts o = opts(FRAMING_BDW);
 	struct run r;
 
-	put_word(&b, 0x80000000u | 48); /* 0: extended form on 48 bytes */
+	put_word(&b, 0x80000000u | 4); /* 0 */
 	put_segment(&b, 0, r1, 40);
-	put_bdw(&b, 48);                /* 48 */
-	put_segment(&b, 0, r1, 40);     /* 52 */
-	put_bdw(&b, 48);                /* 96 */
-	put_segment(&b, 0, r1, 40);     /* 100 */
+	for (unsigned i = 0; i < 3; i++) {
+		put_bdw(&b, 48);        /* 48, 96, 144 */
+		put_segment(&b, 0, r1, 40);
+	}
 	run_stream(&r, b.p, b.len, 0, &o);
-	ck_assert_uint_eq(r.n, 2);
+	ck_assert_uint_eq(r.n, 3);
 	assert_record(&r, 0, 52, r1, 40, 44, 1);
-	assert_record(&r, 1, 100, r1, 40, 44, 1);
 	ck_assert_uint_eq(r.t.damaged, 48);
-	ck_assert_uint_eq(r.t.used, 8);
 	assert_message(&r, "offset 0 (0x0): warning: invalid record or block "
-	                   "descriptor word: BDW x'80000030': extended form on "
-	                   "a short block");
+	                   "descriptor word: BDW x'80000004': length below 8");
 	assert_message(&r, "48 bytes skipped; records resume at offset 48");
 	run_free(&r);
 	free(r1), free(b.p);
@@ -1874,6 +1901,310 @@ START_TEST(test_real_resegmented)
 }
 END_TEST
 
+/* ---- Damage the corruption catalogue (tests/corrupt.c) found ---- */
+
+/* A PM record whose header is no PM record's is bytes read out of step
+ * (after a damaged length): resynchronise, do not trust its length. */
+START_TEST(test_pm_header_out_of_step)
+{
+	struct bytes b = { 0 };
+	static const uint8_t junk[3] = { 0xff, 0xff, 0xff };
+	struct framer_opts o = opts(FRAMING_PM);
+	struct run r;
+
+	put_pm(&b, 5, 1, 240); /* 0 */
+	put(&b, junk, 3);      /* 240: length x'FFFF', type x'FF' */
+	put_pm(&b, 5, 2, 244); /* 243 */
+	put_pm(&b, 5, 3, 192); /* 487 */
+	put_pm(&b, 5, 1, 240); /* 679 */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_uint_eq(r.rec[1].offset, 243);
+	ck_assert_uint_eq(r.t.damaged, 3);
+	assert_message(&r, "offset 240 (0xf0): warning: invalid record or block "
+	                   "descriptor word: PM record header x'ffffff00': not a "
+	                   "PM record's");
+	assert_message(&r, "3 bytes skipped; records resume at offset 243");
+	run_free(&r);
+	free(b.p);
+}
+END_TEST
+
+/* A length one too long takes the next record's first byte; the header
+ * read there runs past the end of the input, but records walk inside it:
+ * its length was misread, not cut short. */
+START_TEST(test_pm_length_misread)
+{
+	struct bytes b = { 0 };
+	struct framer_opts o = opts(FRAMING_PM);
+	struct run r;
+
+	put_pm(&b, 5, 1, 240); /* 0: INTLEN made 241 */
+	put_pm(&b, 5, 2, 244); /* 240 */
+	put_pm(&b, 5, 3, 192); /* 484 */
+	put_pm(&b, 5, 1, 240); /* 676 */
+	put_pm(&b, 5, 2, 244); /* 916 */
+	b.p[1] = 241;
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_uint_eq(r.rec[0].len, 241);
+	ck_assert_uint_eq(r.rec[1].offset, 484);
+	ck_assert_uint_eq(r.t.truncated, 0);
+	ck_assert_uint_eq(r.t.damaged, 243);
+	assert_message(&r, "offset 241 (0xf1): warning: invalid record or block "
+	                   "descriptor word: PM record x'f405': its length runs "
+	                   "past the end of input");
+	assert_message(&r, "243 bytes skipped; records resume at offset 484");
+	run_free(&r);
+	free(b.p);
+}
+END_TEST
+
+/* An RDW that is valid but not followed by a record: read out of step. */
+START_TEST(test_rdw_without_record)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 60, 1), junk[12];
+	struct framer_opts o = opts(FRAMING_RDW);
+	struct run r;
+
+	memset(junk, 0xff, sizeof junk);
+	put_segment(&b, 0, d, 60);     /* 0 */
+	put_segment(&b, 0, d, 60);     /* 64 */
+	put_segment(&b, 0, junk, 12);  /* 128: an RDW of 16 bytes */
+	for (unsigned i = 0; i < 4; i++)
+		put_segment(&b, 0, d, 60); /* 144, 208, 272, 336 */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 6);
+	assert_record(&r, 2, 144, d, 60, 64, 1);
+	ck_assert_uint_eq(r.t.damaged, 16);
+	assert_message(&r, "offset 128 (0x80): warning: invalid record or block "
+	                   "descriptor word: RDW x'00100000': no SMF record header "
+	                   "follows");
+	assert_message(&r, "16 bytes skipped; records resume at offset 144");
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
+/* An RDW whose length runs past the end of the input while records walk
+ * inside it was misread: resynchronise instead of losing the rest. */
+START_TEST(test_rdw_length_misread)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 60, 1);
+	struct framer_opts o = opts(FRAMING_RDW);
+	struct run r;
+
+	for (unsigned i = 0; i < 6; i++)
+		put_segment(&b, 0, d, 60); /* 0, 64, ..., 320 */
+	b.p[64] = 0x7f;                /* 64: 32,576 bytes */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 5);
+	assert_record(&r, 1, 128, d, 60, 64, 1);
+	ck_assert_uint_eq(r.t.truncated, 0);
+	ck_assert_uint_eq(r.t.damaged, 64);
+	assert_message(&r, "offset 64 (0x40): warning: invalid record or block "
+	                   "descriptor word: record x'7f400000': its length runs "
+	                   "past the end of input");
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
+/* Resynchronising does not resume inside a record whose data happen to
+ * walk as RDWs: a record must start with an SMF header. */
+START_TEST(test_resync_not_inside_record)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 60, 1), fake[64];
+	struct framer_opts o = opts(FRAMING_RDW);
+	struct run r;
+
+	for (size_t i = 0; i < sizeof fake; i += 8) {
+		static const uint8_t rdw8[8] = { 0, 8, 0, 0, 0xff, 0xff, 0xff, 0xff };
+		memcpy(fake + i, rdw8, 8);
+	}
+	put_segment(&b, 0, d, 60);             /* 0 */
+	put_segment(&b, 0, fake, sizeof fake); /* 64: damaged below */
+	for (unsigned i = 0; i < 4; i++)
+		put_segment(&b, 0, d, 60);         /* 132, ... */
+	b.p[67] = 1;                           /* reserved byte */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 5);
+	assert_record(&r, 1, 132, d, 60, 64, 1);
+	assert_message(&r, "68 bytes skipped; records resume at offset 132");
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
+/* Near the end of the input, a unit that runs past it is no evidence:
+ * a first segment and a record cut short after damage are skipped. */
+START_TEST(test_resync_near_end)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 60, 1);
+	struct framer_opts o = opts(FRAMING_RDW);
+	struct run r;
+
+	for (unsigned i = 0; i < 4; i++)
+		put_segment(&b, 0, d, 60); /* 0, 64, 128, 192 */
+	put_word(&b, 0xffff0000u);     /* 256: damaged */
+	put_segment(&b, 1, d, 60);     /* 260: a first segment */
+	put_sdw(&b, 200, 0);           /* 324: a record cut short */
+	put(&b, d, 10);
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_uint_eq(r.t.damaged, b.len - 256);
+	assert_message(&r, "82 bytes skipped to the end of input");
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
+/* The first descriptor damaged: the framing is still found, further on. */
+START_TEST(test_detect_first_unit_damaged)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct run r;
+
+	for (unsigned i = 0; i < 7; i++) {
+		put_bdw(&b, 4 + 44 + 44);  /* 0, 92, ... */
+		put_segment(&b, 0, d, 40);
+		put_segment(&b, 0, d, 40);
+	}
+	b.p[2] = 0x12;                 /* BDW bytes 2-3 not zero */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_BDW);
+	ck_assert_int_eq(r.content, CONTENT_SMF);
+	ck_assert_uint_eq(r.n, 12);
+	assert_record(&r, 0, 96, d, 40, 44, 1);
+	assert_message(&r, "92 bytes skipped; records resume at offset 92");
+	run_free(&r);
+	free(b.p);
+
+	memset(&b, 0, sizeof b);
+	for (unsigned i = 0; i < 8; i++)
+		put_segment(&b, 0, d, 40); /* 0, 44, ... */
+	b.p[3] = 0x12;                 /* RDW byte 3 not zero */
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_RDW);
+	ck_assert_int_eq(r.content, CONTENT_SMF);
+	ck_assert_uint_eq(r.n, 7);
+	assert_record(&r, 0, 44, d, 40, 44, 1);
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
+/* A BDW file whose first segment is damaged is not taken for RDW records
+ * of PM data: its BDW and a first SDW of code 1 to 3 look like an RDW and a
+ * PM record header. */
+START_TEST(test_detect_bdw_before_rdw)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 40, 1), *big = smf_data(30, 200, 2);
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct run r;
+
+	put_bdw(&b, 4 + 44 + 104);      /* 0 */
+	put_segment(&b, 0, d, 40);      /* 4: made a first segment */
+	put_segment(&b, 1, big, 100);   /* 48: spanned into the next block */
+	for (unsigned i = 0; i < 4; i++) {
+		put_bdw(&b, 4 + 104 + (i < 3 ? 104 : 44)); /* 152, 364, 576, 788 */
+		put_segment(&b, 2, big + 100, 100);
+		put_segment(&b, i < 3 ? 1 : 0, i < 3 ? big : d, i < 3 ? 100 : 40);
+	}
+	b.p[6] = 1;
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_BDW);
+	ck_assert_int_eq(r.content, CONTENT_SMF);
+	ck_assert_uint_eq(r.n, 5);
+	run_free(&r);
+	free(d), free(big), free(b.p);
+}
+END_TEST
+
+/* The content is voted on past a damaged first record too. */
+START_TEST(test_detect_content_past_damage)
+{
+	struct bytes b = { 0 };
+	struct bytes pmrec = { 0 };
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct run r;
+
+	put_pm(&pmrec, 5, 1, 240);
+	for (unsigned i = 0; i < 8; i++)
+		put_segment(&b, 0, pmrec.p, pmrec.len); /* 0, 244, ... */
+	b.p[0] = 0xff;
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_RDW);
+	ck_assert_int_eq(r.content, CONTENT_PM);
+	ck_assert_uint_eq(r.n, 7);
+	run_free(&r);
+	free(pmrec.p), free(b.p);
+}
+END_TEST
+
+/* A BDW not followed by a valid segment was read out of step: its length
+ * must not be trusted to skip by. */
+START_TEST(test_bdw_without_segment)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_BDW);
+	struct run r;
+
+	put_bdw(&b, 48);            /* 0 */
+	put_segment(&b, 0, d, 40);
+	put_bdw(&b, 1000);          /* 48: no segment follows */
+	put_word(&b, 0xffffffffu);
+	for (unsigned i = 0; i < 3; i++) {
+		put_bdw(&b, 48);        /* 56, 104, 152 */
+		put_segment(&b, 0, d, 40);
+	}
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 4);
+	assert_record(&r, 1, 60, d, 40, 44, 1);
+	ck_assert_uint_eq(r.t.damaged, 8);
+	assert_message(&r, "offset 48 (0x30): warning: invalid record or block "
+	                   "descriptor word: BDW x'03e80000': no valid segment "
+	                   "follows");
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
+/* The extended bit flipped on a plain BDW: the block is read as plain. */
+START_TEST(test_bdw_extended_bit_flipped)
+{
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_BDW);
+	struct run r;
+
+	for (unsigned i = 0; i < 4; i++) {
+		put_bdw(&b, 4 + 44 + 44); /* 0, 92, 184, 276 */
+		put_segment(&b, 0, d, 40);
+		put_segment(&b, 0, d, 40);
+	}
+	b.p[92] |= 0x80;
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_uint_eq(r.n, 8);
+	assert_record(&r, 2, 96, d, 40, 44, 1);
+	assert_record(&r, 4, 188, d, 40, 44, 1);
+	ck_assert_uint_eq(r.t.damaged, 0);
+	assert_message(&r, "offset 92 (0x5c): warning: invalid record or block "
+	                   "descriptor word: BDW x'805c0000': extended bit set on "
+	                   "a plain block of 92 bytes; read as plain");
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
 static Suite *
 framing_suite(void)
 {
@@ -1884,6 +2215,7 @@ framing_suite(void)
 	TCase *pm = tcase_create("PM");
 	TCase *detect = tcase_create("Detect");
 	TCase *chunks = tcase_create("Chunking");
+	TCase *damage = tcase_create("Damage");
 
 	tcase_add_test(core, test_rdw_complete);
 	tcase_add_test(core, test_rdw_first_last);
@@ -1912,6 +2244,7 @@ framing_suite(void)
 	tcase_add_test(blocks, test_bdw_spanning_blocks);
 	tcase_add_test(blocks, test_bdw_extended);
 	tcase_add_test(blocks, test_bdw_extended_short_block);
+	tcase_add_test(blocks, test_bdw_extended_below_8);
 	tcase_add_test(blocks, test_bdw_not_filled);
 	tcase_add_test(blocks, test_bdw_segment_overrun);
 	tcase_add_test(blocks, test_bdw_cut_short);
@@ -1934,6 +2267,19 @@ framing_suite(void)
 	tcase_add_test(detect, test_refuse_unknown);
 	tcase_add_test(detect, test_refuse_single_rdw);
 	suite_add_tcase(s, detect);
+
+	tcase_add_test(damage, test_pm_header_out_of_step);
+	tcase_add_test(damage, test_pm_length_misread);
+	tcase_add_test(damage, test_rdw_without_record);
+	tcase_add_test(damage, test_rdw_length_misread);
+	tcase_add_test(damage, test_resync_not_inside_record);
+	tcase_add_test(damage, test_resync_near_end);
+	tcase_add_test(damage, test_detect_first_unit_damaged);
+	tcase_add_test(damage, test_detect_bdw_before_rdw);
+	tcase_add_test(damage, test_detect_content_past_damage);
+	tcase_add_test(damage, test_bdw_without_segment);
+	tcase_add_test(damage, test_bdw_extended_bit_flipped);
+	suite_add_tcase(s, damage);
 
 	tcase_add_test(chunks, test_chunks_rdw);
 	tcase_add_test(chunks, test_chunks_bdw);
