@@ -1,21 +1,23 @@
-/* fuzz_pm.c: libFuzzer harness for PM decoding and reassembly: the input is
- * a chain of PM records, as found inside an SMF record, fed to the PM stage
- * with a tiny pending limit so that eviction paths run too. */
+/* fuzz_pm.c: libFuzzer harness for PM decoding and reassembly. The input is
+ * a stream of PM records, read through the same pluggable input and
+ * pipeline as a real run, forced to the bare PM framing, with a tiny
+ * pending limit so that eviction and late-part paths run too. Every
+ * interval emitted must have a part and a known source. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch.h"
+#include "pipeline.h"
 
 static struct pmint pm;
-static unsigned long emitted;
 
 static void
-count(const struct interval *iv, void *ctx)
+check(const struct interval *iv, void *ctx)
 {
-	(void)ctx;
-	if (iv->parts == 0)
-		abort(); /* an interval is emitted only with a part */
-	emitted++;
+	const struct sources *src = ctx;
+
+	if (iv->parts == 0 || iv->end < iv->start ||
+	    sources_name(src, iv->source) == NULL)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,26 +25,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct reasm_opts ro = { 3, 7 };
+	struct pipeline_opts o;
 	struct diag d;
-	struct tally t;
-	struct pm_stage stage;
+	struct sources src;
+	struct input in;
+	struct pipeline *p;
+	pm_status st;
 	char err[128];
 
 	if (pm.nparts == 0 && pmint_load(&pm, err, sizeof err) != PM_OK)
 		abort();
-	memset(&t, 0, sizeof t);
+	pipeline_defaults(&o);
+	o.framing = FRAMING_PM;
+	o.source_label = "CV1";
+	o.max_pending = 3;
+	o.max_sources = 4;
+	o.buffer_size = 1024;
 	diag_init(&d, "fuzz", NULL);
-	stage.pm = &pm;
-	stage.reasm = reasm_open(&pm, &ro, count, NULL, &d, &t);
-	stage.diag = &d;
-	stage.tally = &t;
-	if (!stage.reasm)
+	if (sources_init(&src, o.max_sources) != PM_OK)
 		abort();
-	pm_stage_chain(&stage, span_make(data, size), 0, 0);
-	reasm_finish(stage.reasm);
-	if (tally_accounted(&t) != size)
+	if (!(p = pipeline_open(&o, &pm, &src, check, &src, &d, &st)))
 		abort();
-	reasm_close(stage.reasm);
+	input_from_memory(&in, "fuzz", data, size, 0);
+	(void)pipeline_read(p, &in);
+	pipeline_finish(p);
+	const struct tally *t = pipeline_tally(p);
+	if (t->bytes_read != size || tally_accounted(t) != size)
+		abort(); /* every byte must be accounted for */
+	pipeline_close(p);
+	sources_free(&src);
 	return 0;
 }

@@ -1,0 +1,112 @@
+#!/bin/sh
+# corrupt.sh: the corruption catalogue. tests/corrupt damages small valid
+# samples of every framing (written here by pmimgen, with the truth of what
+# they hold) in every way the catalogue lists, reads each damaged copy in
+# memory, and checks the exit code, the message naming file and offset, the
+# byte accounting and that every interval the damage did not touch is
+# there with exact figures (see tests/corrupt.c). Files that are no dump at
+# all (gzip, ASCII text, empty, /dev/null) are run through pmimrpt here.
+# Every case must end within a time bound, with no signal and no sanitizer
+# report. The last line counts the cases.
+. "${top_srcdir:-.}/tests/lib.sh"
+CORRUPT=${CORRUPT:-$top_builddir/tests/corrupt}
+TIMEOUT=
+command -v timeout > /dev/null && TIMEOUT="timeout 300"
+cases=0
+cases_failed=0
+
+# catalogue NAME KIND OPTIONS -- PMIMGEN-OPTIONS: one sample and its damage
+catalogue() {
+	name=$1 kind=$2 opts=
+	shift 2
+	while [ "$1" != -- ]; do opts="$opts $1"; shift; done
+	shift
+	gen "$@" -o "$tmp/$name.dat" --truth="$tmp/$name.truth" || { fail "$name: pmimgen $*"; return; }
+	rc=0
+	# shellcheck disable=SC2086 # the options are words
+	(cd "$tmp" && $TIMEOUT $WRAP "$CORRUPT" "$kind" "$name.dat" "$name.truth" $opts) \
+		> "$tmp/$name.log" 2> "$tmp/$name.err" || rc=$?
+	line=$(tail -n 1 "$tmp/$name.log")
+	n=${line%% passed*}
+	case $n in ''|*[!0-9]*) n=0 ;; esac
+	cases=$((cases + n))
+	if [ $rc -eq 0 ] && [ "${line#* passed, }" = "0 failed" ] &&
+	   ! grep -q -E 'runtime error|Sanitizer' "$tmp/$name.err"; then
+		pass "$name: $n damaged copies read as the catalogue says"
+	else
+		cases_failed=$((cases_failed + 1))
+		fail "$name: exit $rc: $line"
+		grep -E '^FAIL' "$tmp/$name.log" | head -10
+		head -5 "$tmp/$name.err"
+	fi
+}
+
+# The samples: small, so that every byte offset can be cut. The SMF
+# samples have a product header of one length, as the monitor's #PMSMHDS
+# is: damage to a record's first PM records is told from a longer product
+# header by where the last record's began (tests/corrupt.c).
+catalogue pm pm --source=CV1 -- --seed=2 --framing=pm --source-label=CV1 \
+	--intervals=3 --other-pm=0.2
+catalogue rdw-pm rdw-pm --source=CV1 -- --seed=2 --framing=rdw-pm \
+	--source-label=CV1 --intervals=3 --other-pm=0.2
+catalogue smf-rdw smf-rdw -- --seed=2 --framing=rdw --block-size=500 \
+	--sources=SYSA,SYSB --intervals=2 --pm-per-smf=1-4 --other-smf=0.1 \
+	--other-pm=0.2 --product-header=40
+catalogue smf-bdw smf-bdw -- --seed=3 --framing=bdw --block-size=600 \
+	--intervals=3 --pm-per-smf=2-5 --other-smf=0.1 --other-pm=0.2 \
+	--product-header=40
+# extended BDWs: one block over 32,760 bytes (cut every 53rd byte, the
+# headers of every 11th PM record damaged), and the extended form on every
+# block
+catalogue smf-bdw-large smf-bdw --step=53 --record-step=11 -- --seed=15 --framing=bdw \
+	--extended-bdw --block-size=40000 --intervals=50 --other-pm=0.2 \
+	--product-header=40
+catalogue smf-bdw-all smf-bdw -- --seed=5 --framing=bdw --extended-bdw=all \
+	--block-size=500 --intervals=4 --other-pm=0.2 --product-header=40
+
+# not_a_dump NAME FILE RC CAUSE: pmimrpt refuses or reads nothing, says why
+# with the file and offset 0 (when CAUSE is given), and accounts every byte
+not_a_dump() {
+	name=$1 file=$2 want=$3 cause=$4
+	cases=$((cases + 1))
+	rc=0
+	$TIMEOUT "$PMIMRPT" "$file" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
+	size=$(wc -c < "$file")
+	summary=$(grep -E '^pmimrpt: [0-9]+ files?, ' "$tmp/$name.err" | tail -n 1)
+	used=$(echo "$summary" | sed -n 's/.* \([0-9]*\) used, \([0-9]*\) skipped, \([0-9]*\) damaged.*/\1 \2 \3/p')
+	# shellcheck disable=SC2086 # three numbers
+	set -- $used
+	why=
+	if [ $rc -ne "$want" ]; then
+		why="exit $rc, wanted $want"
+	elif [ $# -ne 3 ] || [ $(($1 + $2 + $3)) -ne "$size" ]; then
+		why="accounting: $size bytes, summary '$summary'"
+	elif [ -n "$cause" ] && ! grep -q "^pmimrpt: $file: offset 0 (0x0): error: .*$cause" "$tmp/$name.err"; then
+		why="no message naming $file at offset 0: $cause"
+	elif [ -z "$cause" ] && grep -v -q -E '^pmimrpt: [0-9]+ files?, ' "$tmp/$name.err"; then
+		why="a message for a clean input"
+	elif grep -q -E 'runtime error|Sanitizer' "$tmp/$name.err"; then
+		why="a sanitizer report"
+	fi
+	if [ -z "$why" ]; then
+		pass "$name: exit $rc, every byte accounted for"
+	else
+		cases_failed=$((cases_failed + 1))
+		fail "$name: $why"
+		head -3 "$tmp/$name.err"
+	fi
+}
+
+gen --seed=2 --framing=rdw --intervals=4 -o "$tmp/whole.dat"
+gzip -c "$tmp/whole.dat" > "$tmp/dump.dat.gz"
+not_a_dump gzip "$tmp/dump.dat.gz" 8 "looks gzip-compressed"
+# a text-mode transfer: EBCDIC turned into ASCII text, lines and all
+gen --seed=2 --framing=rdw --intervals=4 -o /dev/null --truth="$tmp/text.dat"
+not_a_dump text "$tmp/text.dat" 8 "looks like ASCII text"
+: > "$tmp/empty.dat"
+not_a_dump empty "$tmp/empty.dat" 0 ""
+not_a_dump devnull /dev/null 0 ""
+
+echo "catalogue: $cases cases in all"
+echo "$((cases - cases_failed)) passed, $cases_failed failed"
+[ $cases_failed -eq 0 ] && [ $failures -eq 0 ]

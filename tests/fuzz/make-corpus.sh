@@ -1,0 +1,78 @@
+#!/bin/sh
+# make-corpus.sh: write the fuzzers' seed corpus (tests/fuzz/corpus/) from
+# small pmimgen datasets of every framing and the built-in report
+# definitions. The files are kept in the tree; run this only to remake them.
+#
+# usage: tests/fuzz/make-corpus.sh PMIMGEN [CORPUS-DIR]
+set -eu
+gen=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${2:-$top/tests/fuzz/corpus}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef"
+
+# byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
+# shellcheck disable=SC2059 # the octal escape is the format
+byte() { printf "\\$1" > "$3" && cat "$2" >> "$3"; }
+
+# framing: the first byte chooses the read size (byte + 1)
+"$gen" --seed=11 --framing=pm --source-label=CV1 --intervals=2 --other-pm=0.3 -o "$tmp/pm"
+"$gen" --seed=12 --framing=rdw-pm --source-label=CV1 --intervals=2 --other-pm=0.3 -o "$tmp/rdw-pm"
+"$gen" --seed=13 --framing=rdw --block-size=400 --sources=SYSA,SYSB --intervals=2 \
+	--other-smf=0.2 --pm-per-smf=1-4 -o "$tmp/rdw"
+"$gen" --seed=14 --framing=bdw --block-size=600 --intervals=2 --other-smf=0.2 \
+	--pm-per-smf=2-5 -o "$tmp/bdw"
+"$gen" --seed=16 --framing=bdw --block-size=8192 --sources=SYSA/IDMSCV01 \
+	--intervals=3 --product-header=12-40 -o "$tmp/bdw-cv"
+"$gen" --seed=15 --framing=bdw --extended-bdw --block-size=40000 --intervals=60 \
+	--no-dump-records -o "$tmp/bdw-ext"
+"$gen" --seed=21 --framing=bdw --extended-bdw=all --block-size=700 --intervals=2 \
+	-o "$tmp/bdw-ext-all"
+"$gen" --seed=17 --framing=rdw --intervals=4 --drop-parts=20% --duplicate-parts=20% \
+	--shuffle=4 --extreme=50% --pm-per-smf=1-3 -o "$tmp/faults"
+byte 377 "$tmp/pm" "$out/framing/pm"
+byte 017 "$tmp/rdw-pm" "$out/framing/rdw-pm"
+byte 000 "$tmp/rdw" "$out/framing/rdw-spanned"
+byte 177 "$tmp/bdw" "$out/framing/bdw-spanned"
+byte 377 "$tmp/bdw-cv" "$out/framing/bdw-cv"
+byte 377 "$tmp/bdw-ext" "$out/framing/bdw-extended"
+byte 003 "$tmp/faults" "$out/framing/rdw-faults"
+byte 077 "$tmp/bdw-ext-all" "$out/framing/bdw-extended-all"
+
+# smf: the first byte chooses the segment size (0: whole), then one SMF
+# record's data, from behind its RDW; spanned records joined
+smf_record() { # FILE TYPE NTH: the NTH record of TYPE in an RDW-framed FILE
+	perl -e '
+		local $/; open my $f, "<:raw", $ARGV[0] or die; my $d = <$f>;
+		my ($pos, $rec, $n) = (0, "", 0);
+		while ($pos + 4 <= length $d) {
+			my ($len, $code) = unpack "n C", substr($d, $pos, 3);
+			my $data = substr($d, $pos + 4, $len - 4);
+			$pos += $len;
+			$rec = "" if $code == 0 || $code == 1;
+			$rec .= $data;
+			next if $code == 1 || $code == 3;
+			if (unpack("C", substr($rec, 1, 1)) == $ARGV[1] && $n++ == $ARGV[2]) {
+				print $rec; exit 0;
+			}
+		}
+		exit 1;' "$@"
+}
+"$gen" --seed=18 --framing=rdw --sources=SYSA/IDMSCV01 --intervals=6 --pm-per-smf=2-6 \
+	--other-smf=0.3 --other-pm=0.2 -o "$tmp/smf"
+"$gen" --seed=19 --framing=rdw --intervals=20 --pm-per-smf=40 -o "$tmp/smf-big"
+smf_record "$tmp/smf" 230 0 > "$tmp/r1" && byte 000 "$tmp/r1" "$out/smf/type230"
+smf_record "$tmp/smf" 230 3 > "$tmp/r2" && byte 001 "$tmp/r2" "$out/smf/type230-spanned"
+smf_record "$tmp/smf-big" 230 0 > "$tmp/r3" && byte 020 "$tmp/r3" "$out/smf/type230-40pm"
+for t in 30 70 110; do
+	if smf_record "$tmp/smf" $t 0 > "$tmp/r$t"; then byte 000 "$tmp/r$t" "$out/smf/type$t"; fi
+done
+
+# pm: a PM record stream
+cp "$tmp/pm" "$out/pm/stream"
+"$gen" --seed=20 --framing=pm --source-label=CV1 --intervals=5 --drop-parts=20% \
+	--duplicate-parts=20% --shuffle=5 --extreme=50% --other-pm=0.2 -o "$out/pm/faults"
+
+# rptdef: the built-in definitions
+cp "$top"/reports/*.rpt "$out/rptdef/"
