@@ -48,7 +48,7 @@ separator(struct csvw *w)
 }
 
 void
-csvw_raw(struct csvw *w, const char *s, size_t n)
+csvw_raw_growing(struct csvw *w, const char *s, size_t n)
 {
 	separator(w);
 	if (n && reserve(w, n)) {
@@ -57,12 +57,25 @@ csvw_raw(struct csvw *w, const char *s, size_t n)
 	}
 }
 
+/* Whether RFC 4180 wants the field quoted: a comma, quote or line break in
+ * it, or a blank at either end (which readers may trim). */
+static int
+needs_quotes(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (s[0] == ' ' || s[n - 1] == ' ')
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+			return 1;
+	return 0;
+}
+
 void
 csvw_text(struct csvw *w, const char *s, size_t n)
 {
-	if (n == 0 || (memchr(s, ',', n) == NULL && memchr(s, '"', n) == NULL &&
-	               memchr(s, '\n', n) == NULL && memchr(s, '\r', n) == NULL &&
-	               s[0] != ' ' && s[n - 1] != ' ')) {
+	if (!needs_quotes(s, n)) {
 		csvw_raw(w, s, n);
 		return;
 	}

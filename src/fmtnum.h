@@ -14,7 +14,8 @@ size_t fmt_u64(char *out, uint64_t v);
 size_t fmt_i64(char *out, int64_t v);
 
 /* num / den with `decimals` digits after the point, rounded half up, exact
- * (128-bit arithmetic). den must not be 0. */
+ * (in 64-bit arithmetic while it suffices, else 128-bit). den must not be
+ * 0. */
 size_t fmt_ratio(char *out, uint64_t num, uint64_t den, unsigned decimals);
 
 /* v with `decimals` digits after the point, rounded half away from zero.

@@ -54,6 +54,81 @@ START_TEST(doubles)
 }
 END_TEST
 
+/* The digit count is worked out before the digits: every length. */
+START_TEST(digit_counts)
+{
+	ck_assert_str_eq(z(fmt_u64(buf, 9)), "9");
+	ck_assert_str_eq(z(fmt_u64(buf, 10)), "10");
+	ck_assert_str_eq(z(fmt_u64(buf, 99)), "99");
+	ck_assert_str_eq(z(fmt_u64(buf, 100)), "100");
+	ck_assert_str_eq(z(fmt_u64(buf, 1023)), "1023");
+	ck_assert_str_eq(z(fmt_u64(buf, 1024)), "1024");
+	ck_assert_str_eq(z(fmt_u64(buf, 999999999999999999ULL)), "999999999999999999");
+	ck_assert_str_eq(z(fmt_u64(buf, 1000000000000000000ULL)), "1000000000000000000");
+	ck_assert_str_eq(z(fmt_u64(buf, 9999999999999999999ULL)), "9999999999999999999");
+	ck_assert_str_eq(z(fmt_u64(buf, 10000000000000000000ULL)), "10000000000000000000");
+	/* 2**63 */
+	ck_assert_str_eq(z(fmt_u64(buf, 9223372036854775808ULL)), "9223372036854775808");
+	ck_assert_str_eq(z(fmt_i64(buf, -1)), "-1");
+	ck_assert_str_eq(z(fmt_i64(buf, 0)), "0");
+}
+END_TEST
+
+/* fmt_ratio works in 64 bits while the remainder times 10**decimals fits,
+ * in 128 bits past that; both round exactly half up. */
+START_TEST(ratio_boundaries)
+{
+	/* whole numbers */
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 1, 0)),
+	                 "18446744073709551615");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 1, 3)),
+	                 "18446744073709551615.000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 0, 7, 3)), "0.000");
+	/* around 2**64 / 10: (2**64 - 1) / 10 = 1844674407370955161.5 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1844674407370955161ULL, 1, 1)),
+	                 "1844674407370955161.0");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 10, 1)),
+	                 "1844674407370955161.5");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 10, 0)),
+	                 "1844674407370955162");
+	/* 2**64 - 1 = 3 * 6148914691236517205; one less leaves 2/3 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 3, 9)),
+	                 "6148914691236517205.000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551614ULL, 3, 9)),
+	                 "6148914691236517204.666666667");
+	/* half up carries into the whole part: 0.9995, 0.5, 2/3 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 9995, 10000, 3)), "1.000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 9994, 10000, 3)), "0.999");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 2, 0)), "1");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 3, 0)), "0");
+	ck_assert_str_eq(z(fmt_ratio(buf, 2, 3, 0)), "1");
+	/* the same fraction unreduced rounds the same: 0.5, 0.125 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 15, 30, 0)), "1");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 8, 2)), "0.13");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1000, 8000, 2)), "0.13");
+	/* den 2**40: the remainder times 10**9 passes 2**64, in 128 bits:
+	 * 1 - 2**-40 = 0.99999999999909.. and 0.5 + 2**-40 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1099511627775ULL, 1099511627776ULL, 9)),
+	                 "1.000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 549755813889ULL, 1099511627776ULL, 9)),
+	                 "0.500000000");
+	/* ... and in 64 bits below it: 2**-40 = 0.00000000000091, 2**39 / 2**40 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 1099511627776ULL, 9)), "0.000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 549755813888ULL, 1099511627776ULL, 0)), "1");
+	/* (2**64 - 1) / (2**63 + 1) = 2 - 3 / (2**63 + 1): whole part 1, the
+	 * remainder 2**63 - 2 needs 128 bits at 9 decimals, not at 0 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 9223372036854775809ULL, 9)),
+	                 "2.000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 9223372036854775809ULL, 0)),
+	                 "2");
+	/* 2**63 / (2**63 + 1) = 0.99999999999999999989..: 18 decimals carry */
+	ck_assert_str_eq(z(fmt_ratio(buf, 9223372036854775808ULL, 9223372036854775809ULL, 18)),
+	                 "1.000000000000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 9223372036854775808ULL, 9223372036854775809ULL, 19)),
+	                 "0.9999999999999999999");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -62,6 +137,8 @@ main(void)
 	tcase_add_test(tc, integers);
 	tcase_add_test(tc, ratios);
 	tcase_add_test(tc, doubles);
+	tcase_add_test(tc, digit_counts);
+	tcase_add_test(tc, ratio_boundaries);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
