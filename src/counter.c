@@ -32,6 +32,24 @@ static const struct counter_type_info types[] = {
 #undef CT
 };
 
+/* The formula of each type in one byte, or HIDDEN for the types without a
+ * displayable value: asked for every window and every value, so that
+ * neither needs the whole entry. */
+enum { HIDDEN = CF_MAX + 1 };
+
+static const uint8_t formula_of[] = {
+#define CT(id, v, sz, f, tbk, fl) ((fl) & CTF_HIDDEN) ? HIDDEN : (f),
+#include "counter_types.h"
+#undef CT
+};
+
+/* The formula of a displayed type, or HIDDEN (also for an unknown type). */
+static unsigned
+formula(enum counter_type t)
+{
+	return t < 0 || t >= CT_COUNT ? HIDDEN : formula_of[t];
+}
+
 const struct counter_type_info *
 counter_type_info(enum counter_type t)
 {
@@ -94,44 +112,12 @@ uses_tb(enum counter_formula f)
 	return f == CF_RATE || f == CF_AVG_TIMER || f == CF_ELAPSED;
 }
 
-/* Whether counter_calc would give w a value; see counter.h. */
-static bool
-has_value(const struct counter_type_info *ti, const struct counter_window *w)
-{
-	switch (ti->formula) {
-	case CF_RAW:
-	case CF_DELTA:
-	case CF_MAX:
-		return true;
-	case CF_RATE:
-		return w->d != 0 && w->tb != 0;
-	case CF_RATIO:
-		return w->d != 0 && !(ti->inverse && w->n > w->d);
-	case CF_MULTI:
-		return w->d != 0 && w->b != 0
-			&& !(ti->inverse && exceeds(w->n, w->b, w->d));
-	case CF_FRACTION:
-		return w->db != 0;
-	case CF_AVG_TIMER:
-		return w->db != 0 && w->tb != 0;
-	case CF_RAW_FRACTION:
-		return w->b != 0;
-	case CF_ELAPSED:
-		return w->n != 0 && w->n <= w->d && w->tb != 0;
-	case CF_NONE:
-		break;
-	}
-	return false;
-}
-
 /* *sum += v, modulo 2^64; a carry is remembered. Modular sums are the same
  * in any order, and so is whether the total passed 2^64. */
 static void
 add_u64(uint64_t *sum, uint64_t v, bool *overflow)
 {
-	if (v > UINT64_MAX - *sum)
-		*overflow = true;
-	*sum += v;
+	*overflow |= __builtin_add_overflow(*sum, v, sum);
 }
 
 /* Add whole + frac * 2^-52 to the RAW_FRACTION sum, carrying the fraction. */
@@ -184,14 +170,22 @@ take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
 	}
 }
 
+/* Field by field: a streamed report starts its accumulators anew for every
+ * interval, and plain stores are cheaper than clearing the struct first. */
 void
 counter_acc_init(struct counter_acc *acc, enum counter_type t)
 {
-	*acc = (struct counter_acc) {
-		.type = t,
-		.tb_min = UINT64_MAX,
-		.min_n = UINT64_MAX,
-	};
+	acc->type = t;
+	acc->windows = acc->no_value = 0;
+	acc->sum_n = acc->sum_d = acc->sum_db = 0;
+	acc->b = acc->b_when = 0;
+	acc->tb_min = UINT64_MAX;
+	acc->tb_max = 0;
+	acc->max_n = 0;
+	acc->min_n = UINT64_MAX;
+	acc->max_d = 0;
+	acc->ratio_whole = acc->ratio_frac = 0;
+	acc->overflow = false;
 }
 
 void
@@ -201,53 +195,83 @@ counter_acc_add_none(struct counter_acc *acc)
 	acc->no_value++;
 }
 
+static void
+take_tb(struct counter_acc *acc, uint64_t tb)
+{
+	acc->tb_min = min_u64(acc->tb_min, tb);
+	acc->tb_max = max_u64(acc->tb_max, tb);
+}
+
+static pm_status
+no_value(struct counter_acc *acc)
+{
+	counter_acc_add_none(acc);
+	return PM_E_NO_VALUE;
+}
+
+/* One switch on the formula: whether counter_calc would give w a value (see
+ * counter.h), then the sums the formula keeps. */
 pm_status
 counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
 {
-	const struct counter_type_info *ti = counter_type_info(acc->type);
-
-	if (!ti || !ti->displayed)
+	switch (formula(acc->type)) {
+	case HIDDEN:
 		return PM_E_NOT_DISPLAYED;
-	if (!has_value(ti, w)) {
-		counter_acc_add_none(acc);
-		return PM_E_NO_VALUE;
-	}
-	acc->windows++;
-	switch (ti->formula) {
 	case CF_RAW:
 	case CF_DELTA:
-		add_u64(&acc->sum_n, w->n, &acc->overflow);
 		break;
 	case CF_RATE:
+		if (w->d == 0 || w->tb == 0)
+			return no_value(acc);
+		add_u64(&acc->sum_d, w->d, &acc->overflow);
+		take_tb(acc, w->tb);
+		break;
 	case CF_RATIO:
-	case CF_MULTI:
-		add_u64(&acc->sum_n, w->n, &acc->overflow);
+		if (w->d == 0 || (types[acc->type].inverse && w->n > w->d))
+			return no_value(acc);
 		add_u64(&acc->sum_d, w->d, &acc->overflow);
 		break;
+	case CF_MULTI:
+		if (w->d == 0 || w->b == 0 ||
+		    (types[acc->type].inverse && exceeds(w->n, w->b, w->d)))
+			return no_value(acc);
+		add_u64(&acc->sum_d, w->d, &acc->overflow);
+		take_newest_b(acc, w->b, w->when);
+		break;
 	case CF_FRACTION:
-	case CF_AVG_TIMER:
-		add_u64(&acc->sum_n, w->n, &acc->overflow);
+		if (w->db == 0)
+			return no_value(acc);
 		add_u64(&acc->sum_db, w->db, &acc->overflow);
 		break;
-	case CF_RAW_FRACTION:
-		add_ratio(acc, w->n, w->b);
+	case CF_AVG_TIMER:
+		if (w->db == 0 || w->tb == 0)
+			return no_value(acc);
+		add_u64(&acc->sum_db, w->db, &acc->overflow);
+		take_tb(acc, w->tb);
 		break;
+	case CF_RAW_FRACTION:
+		if (w->b == 0)
+			return no_value(acc);
+		acc->windows++;
+		add_ratio(acc, w->n, w->b);
+		return PM_OK;
 	case CF_ELAPSED:
+		if (w->n == 0 || w->n > w->d || w->tb == 0)
+			return no_value(acc);
+		acc->windows++;
 		acc->min_n = min_u64(acc->min_n, w->n);
 		acc->max_d = max_u64(acc->max_d, w->d);
-		break;
+		take_tb(acc, w->tb);
+		return PM_OK;
 	case CF_MAX:
+		acc->windows++;
 		acc->max_n = max_u64(acc->max_n, w->n);
-		break;
+		return PM_OK;
 	case CF_NONE:
-		break;
+		return no_value(acc);
 	}
-	if (ti->formula == CF_MULTI)
-		take_newest_b(acc, w->b, w->when);
-	if (uses_tb(ti->formula)) {
-		acc->tb_min = min_u64(acc->tb_min, w->tb);
-		acc->tb_max = max_u64(acc->tb_max, w->tb);
-	}
+	acc->windows++;
+	add_u64(&acc->sum_n, w->n, &acc->overflow);
 	return PM_OK;
 }
 
@@ -308,18 +332,20 @@ pm_status
 counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
 		     counter_u128 *den)
 {
-	const struct counter_type_info *ti = counter_type_info(acc->type);
+	unsigned f = formula(acc->type);
+	const struct counter_type_info *ti;
 	uint64_t x;
 	counter_u128 n = 0, d = 1;
 
-	if (!ti || !ti->displayed)
+	if (f == HIDDEN)
 		return PM_E_NOT_DISPLAYED;
+	ti = &types[acc->type];
 	x = acc->windows - acc->no_value;
 	if (x == 0 || acc->overflow)
 		return PM_E_NO_VALUE;
-	if (uses_tb(ti->formula) && acc->tb_min != acc->tb_max)
+	if (uses_tb(f) && acc->tb_min != acc->tb_max)
 		return PM_E_NO_VALUE;
-	switch (ti->formula) {
+	switch (f) {
 	case CF_RAW:
 	case CF_DELTA:
 		n = acc->sum_n;

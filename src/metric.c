@@ -15,51 +15,66 @@ metric_acc_type(const struct rpt_column *c)
 	return c->text == TEXT_NONE ? c->type : CT_UNKNOWN;
 }
 
-/* The value of one term, in the term's own units. */
-static uint64_t
-term_value(const struct rpt_term *t, const struct layout *lay,
-           const struct interval *iv, const struct cb_bucket *b, unsigned all)
+/* The slot a term reads; b is the row's bucket. */
+static uint16_t
+term_slot(const struct rpt_term *t, const struct cb_bucket *b)
 {
-	uint64_t sum = 0;
-
 	switch (t->kind) {
-	case TERM_FIELD: return iv->v[t->field];
-	case TERM_BUCKET_SUM: return iv->v[b->sum];
-	case TERM_BUCKET_HIGH: return iv->v[b->high];
-	case TERM_BUCKET_COUNT: return iv->v[b->count];
-	case TERM_DURATION: return (uint64_t)(iv->end - iv->start);
-	case TERM_INTERVAL: return 1;
-	case TERM_COMPLETE: return (iv->parts & all) == all;
-	case TERM_INCOMPLETE: return (iv->parts & all) != all;
-	case TERM_WAIT_TIME:
-	case TERM_WAITS:
-		/* fullwords: 48 of them cannot pass 2**64 */
-		for (size_t i = 0; i < lay->nbuckets; i++)
-			sum += iv->v[t->kind == TERM_WAITS ? lay->buckets[i].count
-			                                    : lay->buckets[i].sum];
-		return sum;
-	case TERM_START: return (uint64_t)iv->start;
-	case TERM_END: return (uint64_t)iv->end;
+	case TERM_FIELD: return (uint16_t)t->field;
+	case TERM_BUCKET_SUM: return (uint16_t)b->sum;
+	case TERM_BUCKET_HIGH: return (uint16_t)b->high;
+	case TERM_BUCKET_COUNT: return (uint16_t)b->count;
+	default: return (uint16_t)(CB_MAX_FIELDS + t->kind);
 	}
-	return 0;
 }
 
-/* N, D or B of an interval in the column's clock; false when the sum
- * passes 2**64. */
+/* N (k 0), D (1) or B (2): the virtual fields it reads, its slot when it
+ * is one term read as it is, and whether it is (or absent). */
 static bool
-ref_value(const struct rpt_ref *r, const struct layout *lay,
-          const struct interval *iv, const struct cb_bucket *b, unsigned all,
-          uint64_t *out)
+bind_ref(struct metric_cell *cell, unsigned k, const struct rpt_ref *r,
+         bool present, unsigned *uses)
 {
-	uint64_t sum = 0, v;
-
+	cell->slot[k] = METRIC_ZERO;
+	if (!present)
+		return true;
 	for (unsigned i = 0; i < r->nterms; i++)
-		if (__builtin_mul_overflow(term_value(&r->terms[i], lay, iv, b, all),
-		                           r->terms[i].factor, &v) ||
-		    __builtin_add_overflow(sum, v, &sum))
-			return false;
-	*out = sum;
-	return true;
+		if (term_slot(&r->terms[i], cell->bucket) >= CB_MAX_FIELDS)
+			*uses |= 1u << r->terms[i].kind;
+	if (r->nterms == 1 && r->terms[0].factor == 1)
+		cell->slot[k] = term_slot(&r->terms[0], cell->bucket);
+	return r->nterms == 0 || cell->slot[k] != METRIC_ZERO;
+}
+
+void
+metric_bind(struct metric_cell *cell, const struct rpt_column *c,
+            const struct layout *lay, int bucket, size_t acc, unsigned *uses)
+{
+	bool n, d, b;
+
+	memset(cell, 0, sizeof *cell);
+	cell->acc = (uint32_t)acc;
+	cell->type = metric_acc_type(c);
+	cell->col = c;
+	if (c->text == TEXT_FIRST_START || c->text == TEXT_LAST_END) {
+		cell->simple = true;
+		cell->slot[0] = CB_MAX_FIELDS + TERM_START;
+		cell->slot[1] = CB_MAX_FIELDS + TERM_END;
+		cell->slot[2] = METRIC_ZERO;
+		cell->tb = PM_UNITS_PER_SECOND;
+		return;
+	}
+	cell->tb = c->tb;
+	cell->need = (uint8_t)(c->parts | METRIC_VALID);
+	if (c->bucket >= 0)
+		bucket = c->bucket;
+	if (c->uses_bucket && bucket >= 0) {
+		cell->bucket = &lay->buckets[bucket];
+		cell->need |= (uint8_t)(1u << cell->bucket->part);
+	}
+	n = bind_ref(cell, 0, &c->n, true, uses);
+	d = bind_ref(cell, 1, &c->d, c->has_d, uses);
+	b = bind_ref(cell, 2, &c->b, c->has_b, uses);
+	cell->simple = n && d && b;
 }
 
 /* Every part of the layout: bits 1..nparts. */
@@ -70,36 +85,88 @@ all_parts(const struct layout *lay)
 }
 
 void
-metric_add(struct counter_acc *acc, const struct rpt_column *c,
-           const struct layout *lay, const struct interval *iv, int bucket)
+metric_frame_set(struct metric_frame *f, const struct layout *lay,
+                 const struct interval *iv, unsigned uses)
 {
-	const struct cb_bucket *b = NULL;
-	unsigned need = c->parts, all = all_parts(lay);
-	struct counter_window w = { .tb = c->tb, .when = (uint64_t)iv->end };
+	uint64_t *virt = f->x + CB_MAX_FIELDS;
+	unsigned all = all_parts(lay);
+	bool valid = iv->start >= 0 && iv->end >= iv->start;
 
-	if (c->text == TEXT_FIRST_START || c->text == TEXT_LAST_END) {
-		w.n = (uint64_t)iv->start;
-		w.d = (uint64_t)iv->end;
-		w.tb = PM_UNITS_PER_SECOND;
+	memcpy(f->x, iv->v, lay->nfields * sizeof f->x[0]);
+	f->have = (iv->parts & ~METRIC_VALID) | (valid ? METRIC_VALID : 0);
+	f->end = (uint64_t)iv->end;
+	virt[TERM_FIELD] = 0;
+	/* @duration is read only of a valid interval */
+	virt[TERM_DURATION] = valid ? (uint64_t)(iv->end - iv->start) : 0;
+	virt[TERM_INTERVAL] = 1;
+	virt[TERM_COMPLETE] = (iv->parts & all) == all;
+	virt[TERM_INCOMPLETE] = (iv->parts & all) != all;
+	virt[TERM_START] = (uint64_t)iv->start;
+	virt[TERM_END] = (uint64_t)iv->end;
+	/* fullwords: 48 of them cannot pass 2**64 */
+	if (uses & (1u << TERM_WAIT_TIME)) {
+		virt[TERM_WAIT_TIME] = 0;
+		for (size_t i = 0; i < lay->nbuckets; i++)
+			virt[TERM_WAIT_TIME] += iv->v[lay->buckets[i].sum];
+	}
+	if (uses & (1u << TERM_WAITS)) {
+		virt[TERM_WAITS] = 0;
+		for (size_t i = 0; i < lay->nbuckets; i++)
+			virt[TERM_WAITS] += iv->v[lay->buckets[i].count];
+	}
+}
+
+/* N (k 0), D (1) or B (2) of a column whose references add terms or
+ * convert clocks; false when the sum passes 2**64. */
+static bool
+ref_value(const struct metric_cell *cell, unsigned k,
+          const struct metric_frame *f, uint64_t *out)
+{
+	const struct rpt_ref *r = k == 0 ? &cell->col->n
+	                        : k == 1 ? &cell->col->d : &cell->col->b;
+	uint64_t sum = 0, v;
+
+	for (unsigned i = 0; i < r->nterms; i++)
+		if (__builtin_mul_overflow(f->x[term_slot(&r->terms[i], cell->bucket)],
+		                           r->terms[i].factor, &v) ||
+		    __builtin_add_overflow(sum, v, &sum))
+			return false;
+	*out = sum;
+	return true;
+}
+
+void
+metric_add(struct counter_acc *accs, const struct metric_cell *cells, size_t n,
+           const struct metric_frame *f, bool fresh)
+{
+	struct counter_window w = { .when = f->end };
+
+	for (size_t i = 0; i < n; i++) {
+		const struct metric_cell *cell = &cells[i];
+		struct counter_acc *acc = &accs[cell->acc];
+
+		if (fresh)
+			counter_acc_init(acc, cell->type);
+		if ((f->have & cell->need) != cell->need) {
+			counter_acc_add_none(acc);
+			continue;
+		}
+		w.n = f->x[cell->slot[0]];
+		w.d = f->x[cell->slot[1]];
+		w.b = f->x[cell->slot[2]];
+		if (!cell->simple &&
+		    (!ref_value(cell, 0, f, &w.n) ||
+		     (cell->col->has_d && !ref_value(cell, 1, f, &w.d)) ||
+		     (cell->col->has_b && !ref_value(cell, 2, f, &w.b)))) {
+			counter_acc_add_none(acc);
+			continue;
+		}
+		w.db = w.b;
+		w.tb = cell->tb;
+		/* PM_E_NO_VALUE (a zero denominator) is counted in the
+		 * accumulator */
 		counter_acc_add(acc, &w);
-		return;
 	}
-	if (c->bucket >= 0)
-		bucket = c->bucket;
-	if (c->uses_bucket && bucket >= 0) {
-		b = &lay->buckets[bucket];
-		need |= 1u << b->part;
-	}
-	if ((iv->parts & need) != need || iv->start < 0 || iv->end < iv->start ||
-	    !ref_value(&c->n, lay, iv, b, all, &w.n) ||
-	    (c->has_d && !ref_value(&c->d, lay, iv, b, all, &w.d)) ||
-	    (c->has_b && !ref_value(&c->b, lay, iv, b, all, &w.b))) {
-		counter_acc_add_none(acc);
-		return;
-	}
-	w.db = w.b;
-	/* PM_E_NO_VALUE (a zero denominator) is counted in the accumulator */
-	counter_acc_add(acc, &w);
 }
 
 static bool
@@ -160,23 +227,54 @@ metric_value(const struct rpt_column *c, const struct counter_acc *acc,
 	return PM_OK;
 }
 
+/* The figure of num/den when, times the scale, it does not fit 64 bits as
+ * it is: reduced first, or the engine's double as a last resort. */
+static size_t
+format_wide(const struct rpt_column *c, const struct counter_acc *acc, u128 num,
+            u128 den, char *out)
+{
+	uint64_t n, d;
+	double v;
+
+	if (scaled_fraction(c, num, den, &n, &d))
+		return fmt_ratio(out, n, d, c->decimals);
+	(void)metric_value(c, acc, &v);
+	return fmt_fixed(out, v, c->decimals);
+}
+
+void
+metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c)
+{
+	f->col = c;
+	f->scale_num = c->scale_num;
+	f->scale_den = c->scale_den;
+	f->decimals = c->decimals;
+	f->total = c->total;
+	f->figure = c->text == TEXT_NONE;
+}
+
+/* Rounding half up is the same for any multiple of a fraction: when num and
+ * den times the scale fit 64 bits, so does the reduced fraction, and the
+ * product is rounded as it is. */
 size_t
-metric_format(const struct rpt_column *c, const struct counter_acc *acc,
+metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
               char *out)
 {
 	u128 num, den;
 	uint64_t n, d;
-	double v;
 
-	if (metric_value(c, acc, &v) != PM_OK)
-		return 0;
-	if (c->total) {
-		num = acc->sum_n;
-		den = 1;
-	} else if (counter_acc_fraction(acc, &num, &den) != PM_OK) {
-		return fmt_fixed(out, v, c->decimals);
+	if (f->total) {
+		if (acc->windows == acc->no_value || acc->overflow)
+			return 0;
+		if (!__builtin_mul_overflow(acc->sum_n, f->scale_num, &n))
+			return fmt_ratio(out, n, f->scale_den, f->decimals);
+		return format_wide(f->col, acc, acc->sum_n, 1, out);
 	}
-	if (!scaled_fraction(c, num, den, &n, &d))
-		return fmt_fixed(out, v, c->decimals);
-	return fmt_ratio(out, n, d, c->decimals);
+	if (counter_acc_fraction(acc, &num, &den) != PM_OK)
+		return 0;
+	if (num <= UINT64_MAX && den <= UINT64_MAX &&
+	    !__builtin_mul_overflow((uint64_t)num, f->scale_num, &n) &&
+	    !__builtin_mul_overflow((uint64_t)den, f->scale_den, &d))
+		return fmt_ratio(out, n, d, f->decimals);
+	return format_wide(f->col, acc, num, den, out);
 }

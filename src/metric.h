@@ -7,6 +7,11 @@
  * with no value (counter_acc_add_none): it is counted, and the average
  * function leaves it out instead of taking it as zero.
  *
+ * The per-interval path looks nothing up: a column is bound once, for the
+ * bucket of its row, to slots of a frame (metric_bind), and each interval
+ * fills one frame, its fields and virtual fields (@duration, @wait_time,
+ * ...) computed once, for every column to read (metric_frame_set).
+ *
  * Values: the engine's average function (counter_acc_value) decides
  * whether there is one; the figure written is the same quotient of the
  * accumulator's integer sums, times the column's unit and scale, rounded
@@ -18,26 +23,86 @@
 #ifndef METRIC_H
 #define METRIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "counter.h"
 #include "copybook.h"
 #include "reasm.h"
 #include "rptdef.h"
 
+/* Slots of a frame: the fields by layout index, then the virtual fields
+ * by term kind. The slot of kind TERM_FIELD, which no term reads there,
+ * always holds 0. */
+#define METRIC_SLOTS (CB_MAX_FIELDS + TERM_END + 1)
+#define METRIC_ZERO (CB_MAX_FIELDS + TERM_FIELD)
+
+/* Bit 0 of the parts an interval has, which no part sets: its stamps are
+ * valid (start >= 0 and end >= start). */
+#define METRIC_VALID 1u
+
+/* What one interval offers its columns. */
+struct metric_frame {
+	uint64_t x[METRIC_SLOTS];
+	unsigned have;      /* its parts, and METRIC_VALID */
+	uint64_t end;       /* its end stamp: the windows' time order */
+};
+
+/* A column bound to the bucket of its row and to its accumulator in a
+ * group's array of them. When N, D and B are each one term read as it is
+ * (or none: METRIC_ZERO), the usual case, they are slot[]; otherwise they
+ * are the column's references, read term by term. first_start and
+ * last_end read @start and @end, valid or not. Small: an interval goes
+ * through every cell of a report. */
+struct metric_cell {
+	uint64_t tb;
+	const struct rpt_column *col;
+	const struct cb_bucket *bucket; /* of its row, or NULL */
+	uint32_t acc;       /* its accumulator in a group's array */
+	enum counter_type type; /* the accumulator's (metric_acc_type) */
+	uint16_t slot[3];   /* N, D, B */
+	uint8_t need;       /* parts it reads (bits 1..7), and METRIC_VALID */
+	bool simple;
+};
+
 /* The type the column's accumulator holds: the column's, or ELAPSED_TIME
  * over @start and @end for first_start and last_end. 0 .. CT_COUNT-1, or
  * CT_UNKNOWN for text columns that keep no figures. */
 enum counter_type metric_acc_type(const struct rpt_column *c);
 
-/* Add interval iv to acc as column c's window; bucket is the row's bucket
- * (-1 for none) unless the column names its own. */
-void metric_add(struct counter_acc *acc, const struct rpt_column *c,
-                const struct layout *lay, const struct interval *iv, int bucket);
+/* Bind column c for the row of bucket (-1 for none; a column that names
+ * its own bucket uses that one) to accumulator acc of a group. *uses gets
+ * the virtual fields it reads (bit per term kind), for metric_frame_set. */
+void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
+                 const struct layout *lay, int bucket, size_t acc,
+                 unsigned *uses);
+
+/* Fill f from iv: its fields, and the virtual fields in uses. */
+void metric_frame_set(struct metric_frame *f, const struct layout *lay,
+                      const struct interval *iv, unsigned uses);
+
+/* Add the frame's interval to a group's accumulators, as the window of
+ * each of the n bound columns; with fresh, as their only window (each
+ * accumulator starts anew: a row of one interval). */
+void metric_add(struct counter_acc *accs, const struct metric_cell *cells,
+                size_t n, const struct metric_frame *f, bool fresh);
+
+/* What metric_format needs of a column, in a few bytes: a row formats
+ * every column, and the columns themselves are large. */
+struct metric_fmt {
+	const struct rpt_column *col;
+	uint64_t scale_num, scale_den;
+	unsigned decimals;
+	bool total;
+	bool figure;        /* a counter column, not a text one */
+};
+
+void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
 
 /* The column's figure, formatted into out (FMTNUM_MAX bytes); 0 when it
  * has no value. */
-size_t metric_format(const struct rpt_column *c, const struct counter_acc *acc,
+size_t metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
                      char *out);
 
 /* The column's value as a double (for ranking); PM_E_NO_VALUE when none. */

@@ -36,19 +36,29 @@ struct report {
 	enum counter_type *types;     /* accumulator type of each column */
 	enum counter_type *top_types;
 	struct rpt_column incomplete; /* the hidden column: @incomplete */
+	/* what an interval adds: every accumulator of a group that keeps
+	 * figures, bound to its column and row */
+	struct metric_cell *bound;
+	size_t nbound;
+	unsigned uses;         /* virtual fields the bound columns read */
+	struct metric_frame frame;
+	struct counter_acc *blank; /* a new group's accumulators */
 	/* the columns written */
 	struct sink_column *out;
 	size_t nout;
 	char (*top_names)[RPT_NAME_MAX + 8];
 	struct sink_cell *cells;
-	char (*cell_text)[CELL_MAX];
+	char *cell_text;       /* a row's cells, one after the other, so that */
+	size_t text_used;      /* a row touches few cache lines */
+	struct metric_fmt *fmt, *top_fmt; /* of each column */
 	/* groups, and their index by (source, period) */
 	struct group *groups;
 	size_t ngroups, cap;
 	struct counter_acc *accs;
 	uint32_t *index;       /* group + 1; 0 is empty */
 	size_t index_size;     /* a power of two */
-	struct counter_acc *scratch;  /* the one group of a streamed row */
+	struct counter_acc *scratch;  /* the one group of a streamed row: only
+	                                 its bound accumulators are used */
 	/* selection */
 	uint8_t *source_state;
 	uint64_t left_out;     /* intervals of groups beyond --max-groups */
@@ -64,6 +74,7 @@ report_by_name(enum report_by by)
 	return names[by];
 }
 
+/* A new group's accumulators, made once for every group to copy. */
 static void
 init_accs(const struct report *r, struct counter_acc *a)
 {
@@ -79,22 +90,36 @@ init_accs(const struct report *r, struct counter_acc *a)
 }
 
 static void
-add_interval(const struct report *r, struct counter_acc *a,
-             const struct interval *iv)
+bind(struct report *r, size_t acc, const struct rpt_column *c, int bucket)
+{
+	metric_bind(&r->bound[r->nbound++], c, r->lay, bucket, acc, &r->uses);
+}
+
+/* Every accumulator that keeps figures, bound to its column and row. */
+static void
+bind_all(struct report *r)
 {
 	const struct rpt_def *def = r->def;
 
 	for (size_t row = 0; row < r->nrows; row++)
 		for (size_t c = 0; c < def->ncols; c++)
 			if (r->types[c] != CT_UNKNOWN)
-				metric_add(&a[row * def->ncols + c], &def->cols[c], r->lay, iv,
-				           def->rows == ROWS_BUCKET ? (int)row : -1);
+				bind(r, row * def->ncols + c, &def->cols[c],
+				     def->rows == ROWS_BUCKET ? (int)row : -1);
 	for (size_t b = 0; b < r->lay->nbuckets && def->ntop; b++)
 		for (size_t k = 0; k < def->ntop; k++)
 			if (r->top_types[k] != CT_UNKNOWN)
-				metric_add(&a[r->top_base + b * def->ntop + k], &def->top_cols[k],
-				           r->lay, iv, (int)b);
-	metric_add(&a[r->hidden], &r->incomplete, r->lay, iv, -1);
+				bind(r, r->top_base + b * def->ntop + k, &def->top_cols[k],
+				     (int)b);
+	bind(r, r->hidden, &r->incomplete, -1);
+}
+
+/* Add iv to a group's accumulators; a streamed row's start anew. */
+static void
+add_interval(struct report *r, struct counter_acc *a, const struct interval *iv)
+{
+	metric_frame_set(&r->frame, r->lay, iv, r->uses);
+	metric_add(a, r->bound, r->nbound, &r->frame, r->stream);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -148,19 +173,31 @@ text_cell(const struct report *r, const struct rpt_column *c,
 	return 0;
 }
 
+/* Where the row's next cell is written, and that cell, n bytes long. */
+static char *
+next_text(const struct report *r)
+{
+	return r->cell_text + r->text_used;
+}
+
 static void
-set_cell(struct report *r, size_t i, const struct rpt_column *c,
+end_cell(struct report *r, size_t i, size_t n)
+{
+	r->cells[i] = (struct sink_cell){ next_text(r), n };
+	r->text_used += n;
+}
+
+static void
+set_cell(struct report *r, size_t i, const struct metric_fmt *f,
          const struct counter_acc *acc, uint32_t source,
          const struct interval *iv, int bucket)
 {
-	char *t = r->cell_text[i];
+	const struct rpt_column *c = f->col;
+	char *t = next_text(r);
 
-	if (c->bucket >= 0)
-		bucket = c->bucket;
-	r->cells[i].s = t;
-	r->cells[i].n = c->text != TEXT_NONE
-		? text_cell(r, c, acc, source, iv, bucket, t)
-		: metric_format(c, acc, t);
+	end_cell(r, i, f->figure ? metric_format(f, acc, t)
+	               : text_cell(r, c, acc, source, iv,
+	                           c->bucket >= 0 ? c->bucket : bucket, t));
 }
 
 /* The buckets of a group by the top block's ranking column, largest
@@ -207,26 +244,21 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
 		int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
 		size_t i = 0;
 
+		r->text_used = 0;
 		if (r->keyed) {
-			r->cells[i].s = r->cell_text[i];
-			r->cells[i].n = put_text(r->cell_text[i], sources_name(r->src, source));
-			i++;
+			end_cell(r, i++, put_text(next_text(r), sources_name(r->src, source)));
 			if (r->o.by != BY_TOTAL) {
 				int64_t end = r->o.by == BY_INTERVAL ? iv->end
 				              : period + period_length(r->o.by);
-				r->cells[i] = (struct sink_cell){ r->cell_text[i],
-					put_stamp(r->cell_text[i], period) };
-				i++;
-				r->cells[i] = (struct sink_cell){ r->cell_text[i],
-					put_stamp(r->cell_text[i], end) };
-				i++;
+				end_cell(r, i++, put_stamp(next_text(r), period));
+				end_cell(r, i++, put_stamp(next_text(r), end));
 			}
 		}
 		for (size_t c = 0; c < def->ncols; c++, i++)
-			set_cell(r, i, &def->cols[c], &a[row * def->ncols + c], source, iv, bucket);
+			set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c], source, iv, bucket);
 		for (unsigned k = 0; k < def->top_n && k < r->lay->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
-				set_cell(r, i, &def->top_cols[c],
+				set_cell(r, i, &r->top_fmt[c],
 				         &a[r->top_base + order[k] * def->ntop + c], source, iv,
 				         (int)order[k]);
 		r->sink->row(r->sink, r->cells, marked);
@@ -310,7 +342,7 @@ find_group(struct report *r, uint32_t source, int64_t period)
 	struct group *g = &r->groups[r->ngroups];
 	*g = (struct group){ source, period, r->ngroups * r->stride };
 	index_put(r, r->ngroups++);
-	init_accs(r, &r->accs[g->acc]);
+	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
 	return &r->accs[g->acc];
 }
 
@@ -347,7 +379,6 @@ report_interval(const struct interval *iv, void *ctx)
 		return;
 	if (r->stream) {
 		a = r->scratch;
-		init_accs(r, a);
 	} else {
 		if (r->o.by == BY_DAY || r->o.by == BY_HOUR) {
 			int64_t len = period_length(r->o.by);
@@ -453,23 +484,35 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 	r->out = calloc(nout, sizeof *r->out);
 	r->top_names = calloc(top_out + 1, sizeof *r->top_names);
 	r->cells = calloc(nout, sizeof *r->cells);
-	r->cell_text = calloc(nout, sizeof *r->cell_text);
+	r->cell_text = calloc(nout, CELL_MAX);
+	r->fmt = calloc(def->ncols + 1, sizeof *r->fmt);
+	r->top_fmt = calloc(def->ntop + 1, sizeof *r->top_fmt);
 	r->source_state = calloc(o->max_sources, 1);
 	r->cap = r->stream ? 1 : 64;
 	r->groups = malloc(r->cap * sizeof *r->groups);
 	r->accs = malloc(r->cap * r->stride * sizeof *r->accs);
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
+	r->bound = calloc(r->stride, sizeof *r->bound);
+	r->blank = calloc(r->stride, sizeof *r->blank);
 	if (!r->types || !r->top_types || !r->out || !r->top_names || !r->cells ||
-	    !r->cell_text || !r->source_state || !r->groups || !r->accs || !r->index) {
+	    !r->cell_text || !r->fmt || !r->top_fmt || !r->source_state ||
+	    !r->groups || !r->accs || !r->index ||
+	    !r->bound || !r->blank) {
 		report_close(r);
 		return NULL;
 	}
 	r->scratch = r->accs;
-	for (size_t c = 0; c < def->ncols; c++)
+	for (size_t c = 0; c < def->ncols; c++) {
 		r->types[c] = metric_acc_type(&def->cols[c]);
-	for (size_t c = 0; c < def->ntop; c++)
+		metric_fmt_bind(&r->fmt[c], &def->cols[c]);
+	}
+	for (size_t c = 0; c < def->ntop; c++) {
 		r->top_types[c] = metric_acc_type(&def->top_cols[c]);
+		metric_fmt_bind(&r->top_fmt[c], &def->top_cols[c]);
+	}
+	init_accs(r, r->blank);
+	bind_all(r);
 	build_out(r);
 	if ((*st = sink->begin(sink, r->out, r->nout, def->layout == LAYOUT_FORM)) != PM_OK) {
 		report_close(r);
@@ -538,9 +581,13 @@ report_close(struct report *r)
 	free(r->top_names);
 	free(r->cells);
 	free(r->cell_text);
+	free(r->fmt);
+	free(r->top_fmt);
 	free(r->source_state);
 	free(r->groups);
 	free(r->accs);
 	free(r->index);
+	free(r->bound);
+	free(r->blank);
 	free(r);
 }
