@@ -11,6 +11,24 @@ damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
 	diag_at(s->diag, st, (int64_t)offset, detail ? "%s" : NULL, detail);
 }
 
+/* Whether the average of count (> 0) waits, sum / count truncated, is
+ * above duration: sum >= (duration + 1) * count, without a division. */
+static bool
+average_above(uint64_t sum, uint64_t count, uint64_t duration)
+{
+	return (unsigned __int128)sum >= ((unsigned __int128)duration + 1) * count;
+}
+
+/* Whether any of the checks below fails, tested without a branch on the
+ * figures: nearly every bucket passes, and every bucket of every part is
+ * asked. */
+static bool
+implausible(uint64_t sum, uint64_t high, uint64_t count, uint64_t duration)
+{
+	return (high > sum) | ((count == 0) & (sum > 0)) | (high > duration) |
+	       ((count != 0) & average_above(sum, count, duration));
+}
+
 /* Figures that contradict each other or the interval: the highest wait
  * above the sum, wait time with no waits, a single wait or the average
  * wait longer than the interval. Kept as they are, but said. */
@@ -18,10 +36,14 @@ static void
 check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
               int64_t duration, uint64_t offset)
 {
-	for (size_t i = 0; i < s->pm->nbuckets[part]; i++) {
-		const struct cb_bucket *b = &s->pm->lay.buckets[s->pm->buckets[part][i]];
+	const struct pmint *pm = s->pm;
+
+	for (size_t i = 0, n = pm->nbuckets[part]; i < n; i++) {
+		const struct cb_bucket *b = &pm->lay.buckets[pm->buckets[part][i]];
 		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
 
+		if (!implausible(sum, high, count, (uint64_t)duration))
+			continue;
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",
@@ -32,7 +54,7 @@ check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
 			        "%s: wait time %llu with no waits (10**-4 s)", b->label,
 			        (unsigned long long)sum);
 		else if (high > (uint64_t)duration ||
-		         (count && sum / count > (uint64_t)duration))
+		         (count && average_above(sum, count, (uint64_t)duration)))
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: %llu waits of %llu in all, highest %llu, in an "
 			        "interval of %lld (10**-4 s)", b->label,
@@ -51,8 +73,13 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 	size_t len;
 	unsigned type;
 	pm_status st;
+	/* The interval header is read once; a record too short for it still
+	 * shows its length and type. */
+	bool header = pm_header_read(pm, rec, &h) == PM_OK;
 
-	if (pm_peek(pm, rec, &len, &type) != PM_OK) {
+	if (header) {
+		type = h.type;
+	} else if (pm_peek(pm, rec, &len, &type) != PM_OK) {
 		damaged(s, PM_E_PM_LENGTH, offset, rec.len, "record too short for a PM header");
 		return;
 	}
@@ -62,7 +89,7 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 		s->tally->skipped += rec.len;
 		return;
 	}
-	if (pm_header_read(pm, rec, &h) != PM_OK) {
+	if (!header) {
 		damaged(s, PM_E_SHORT_PART, offset, rec.len, "shorter than the interval header");
 		return;
 	}

@@ -27,7 +27,8 @@ struct pipeline_opts {
 };
 
 /* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
- * pending intervals, 4096 sources, 4 MiB reads. */
+ * pending intervals, 4096 sources, 512 KiB reads (the framer's least: reads
+ * stay in the L2 cache). */
 void pipeline_defaults(struct pipeline_opts *o);
 
 struct pipeline;

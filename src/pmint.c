@@ -99,33 +99,36 @@ pmint_load(struct pmint *pm, char *err, size_t errlen)
 }
 
 /* One field by its width: the getters for the usual widths are cheaper
- * than the general one, and the header is read for every PM record. */
-static bool
+ * than the general one, and the header is read for every PM record. Each
+ * getter reads the field's own span from its start, so that the compiler
+ * can see its bytes as one big-endian word. */
+static inline bool
 field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
 {
 	const struct cb_field *f = &pm->lay.fields[index];
+	/* the field's bytes, or none when rec is too short for them */
+	struct span fs = span_sub(rec, f->offset, f->length);
 	uint8_t b;
 	uint16_t h;
 	uint32_t w;
 
-	switch (f->length) {
+	switch (fs.len) {
+	case 0:
+		return false;
 	case 1:
-		if (!be_u8(rec, f->offset, &b))
-			return false;
+		(void)be_u8(fs, 0, &b);
 		*v = b;
 		return true;
 	case 2:
-		if (!be_u16(rec, f->offset, &h))
-			return false;
+		(void)be_u16(fs, 0, &h);
 		*v = h;
 		return true;
 	case 4:
-		if (!be_u32(rec, f->offset, &w))
-			return false;
+		(void)be_u32(fs, 0, &w);
 		*v = w;
 		return true;
 	default:
-		return be_uint(rec, f->offset, (unsigned)f->length, v);
+		return be_uint(fs, 0, (unsigned)fs.len, v);
 	}
 }
 
@@ -144,21 +147,23 @@ pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
 pm_status
 pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
-	uint64_t v[8];
-	const int idx[8] = { pm->f_len, pm->f_type, pm->f_seq, pm->f_ver,
-	                     pm->f_sdate, pm->f_stime, pm->f_edate, pm->f_etime };
+	uint64_t len, type, seq, ver, sdate, stime, edate, etime;
 
-	for (int i = 0; i < 8; i++)
-		if (!field_u(pm, idx[i], rec, &v[i]))
-			return PM_E_SHORT_PART;
-	h->length = (size_t)v[0];
-	h->type = (unsigned)v[1];
-	h->seq = (unsigned)v[2];
-	h->version = (unsigned)v[3];
-	h->sdate = (uint32_t)v[4];
-	h->stime = (uint32_t)v[5];
-	h->edate = (uint32_t)v[6];
-	h->etime = (uint32_t)v[7];
+	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &type) ||
+	    !field_u(pm, pm->f_seq, rec, &seq) || !field_u(pm, pm->f_ver, rec, &ver) ||
+	    !field_u(pm, pm->f_sdate, rec, &sdate) ||
+	    !field_u(pm, pm->f_stime, rec, &stime) ||
+	    !field_u(pm, pm->f_edate, rec, &edate) ||
+	    !field_u(pm, pm->f_etime, rec, &etime))
+		return PM_E_SHORT_PART;
+	h->length = (size_t)len;
+	h->type = (unsigned)type;
+	h->seq = (unsigned)seq;
+	h->version = (unsigned)ver;
+	h->sdate = (uint32_t)sdate;
+	h->stime = (uint32_t)stime;
+	h->edate = (uint32_t)edate;
+	h->etime = (uint32_t)etime;
 	return PM_OK;
 }
 
@@ -172,21 +177,23 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 		return PM_E_BAD_SEQUENCE;
 	if (rec.len < pm->part_len[p])
 		return PM_E_SHORT_PART;
-	/* The length check above covers every item; the widths the layout
-	 * holds (fullwords and doublewords above all) get a getter each. */
-	for (size_t i = 0; i < pm->nitems[p]; i++) {
-		const struct pm_item *it = &pm->items[p][i];
-		uint32_t w = 0;
-		switch (it->width) {
-		case 4:
-			(void)be_u32(rec, it->offset, &w);
+	/* The length check above covers every item. Fullwords and
+	 * doublewords, nearly all of them, come in runs: a loop each, with a
+	 * getter on the item's own span (see field_u); other widths one at a
+	 * time. */
+	for (const struct pm_item *it = pm->items[p], *end = it + pm->nitems[p];
+	     it < end;) {
+		for (; it < end && it->width == 4; it++) {
+			uint32_t w = 0;
+			(void)be_u32(span_sub(rec, it->offset, 4), 0, &w);
 			values[it->field] = w;
-			break;
-		case 8:
-			(void)be_u64(rec, it->offset, &values[it->field]);
-			break;
-		default:
-			(void)be_uint(rec, it->offset, it->width, &values[it->field]);
+		}
+		for (; it < end && it->width == 8; it++)
+			(void)be_u64(span_sub(rec, it->offset, 8), 0, &values[it->field]);
+		if (it < end && it->width != 4 && it->width != 8) {
+			(void)be_uint(span_sub(rec, it->offset, it->width), 0, it->width,
+			              &values[it->field]);
+			it++;
 		}
 	}
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;

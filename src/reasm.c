@@ -4,8 +4,9 @@
  * arrived, so the ring is also the emission queue: only its head can be
  * emitted. An open-addressing index (linear probing, at most half full)
  * maps the key (source, sdate, stime, edate, etime) to a slot. Both are
- * allocated at open and never grow; a part costs one hash, a short probe
- * and the decoding of its fields straight into the slot.
+ * allocated at open and never grow; a part costs one hash and a short
+ * probe (neither when it belongs to the newest interval, as most do) and
+ * the decoding of its fields straight into the slot.
  *
  * The ring has one slot more than max_pending. A new interval is decoded
  * into that spare slot first, so a damaged first part leaves nothing to
@@ -287,7 +288,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 
 	/* Fields of parts that never come must read as 0, whatever the slot
 	 * held before. */
-	memset(iv->v, 0, sizeof iv->v);
+	memset(iv->v, 0, r->pm->lay.nfields * sizeof iv->v[0]);
 	st = pm_part_decode(r->pm, h, rec, iv->v);
 	if (st != PM_OK && st != PM_E_LONG_PART)
 		return st;
@@ -356,16 +357,33 @@ reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 	return r;
 }
 
+/* The newest waiting interval, when it has the key: the parts of an
+ * interval mostly come together, so most parts are found without a hash
+ * and a probe. NO_SLOT otherwise. */
+static uint32_t
+newest(const struct reasm *r, uint32_t source, const struct pm_header *h)
+{
+	size_t tail;
+
+	if (r->count == 0)
+		return NO_SLOT;
+	tail = ring_at(r, r->count - 1);
+	return same_key(&r->slots[tail].iv, source, h) ? (uint32_t)tail : NO_SLOT;
+}
+
 pm_status
 reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
            int64_t start, int64_t end, struct span rec, uint64_t offset)
 {
-	uint32_t hash = key_hash(source, h);
-	size_t bucket;
-	uint32_t slot = index_find(r, hash, source, h, &bucket);
+	uint32_t hash = 0, slot = newest(r, source, h);
+	size_t bucket = 0;
 	const struct done_key *done;
 	pm_status st;
 
+	if (slot == NO_SLOT) {
+		hash = key_hash(source, h);
+		slot = index_find(r, hash, source, h, &bucket);
+	}
 	r->parts_seen++;
 	r->last_values = NULL;
 	if (slot != NO_SLOT)
