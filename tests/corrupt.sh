@@ -70,7 +70,7 @@ not_a_dump() {
 	name=$1 file=$2 want=$3 cause=$4
 	cases=$((cases + 1))
 	rc=0
-	$TIMEOUT "$PMIMRPT" "$file" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
+	$TIMEOUT $WRAP "$PMIMRPT" "$file" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
 	size=$(wc -c < "$file")
 	summary=$(grep -E '^pmimrpt: [0-9]+ files?, ' "$tmp/$name.err" | tail -n 1)
 	used=$(echo "$summary" | sed -n 's/.* \([0-9]*\) used, \([0-9]*\) skipped, \([0-9]*\) damaged.*/\1 \2 \3/p')

@@ -35,7 +35,7 @@ grep -q "write error: /dev/full: No space left on device" "$tmp/last.err" &&
 mkdir "$tmp/fsize"
 echo "previous report" > "$tmp/fsize/report.csv"
 rc=0
-(trap '' XFSZ; ulimit -f 2 && exec "$PMIMRPT" -q -o "$tmp/fsize/report.csv" "$sample") \
+(trap '' XFSZ; ulimit -f 2 && exec $WRAP "$PMIMRPT" -q -o "$tmp/fsize/report.csv" "$sample") \
 	2> "$tmp/fsize.err" || rc=$?
 if [ $rc -eq 16 ]; then pass "file size limit: exit 16"; else fail "file size limit: exit $rc, wanted 16"; fi
 grep -q "write error: $tmp/fsize/report.csv: File too large" "$tmp/fsize.err" &&
