@@ -170,10 +170,15 @@ take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
 	}
 }
 
+/* The bodies of counter_acc_init, counter_acc_add and counter_acc_fraction,
+ * inline in counter_window_fraction as well: one call there per window, the
+ * accumulator a local. */
+#define ACC_INLINE static inline __attribute__((always_inline))
+
 /* Field by field: a streamed report starts its accumulators anew for every
  * interval, and plain stores are cheaper than clearing the struct first. */
-void
-counter_acc_init(struct counter_acc *acc, enum counter_type t)
+ACC_INLINE void
+acc_init(struct counter_acc *acc, enum counter_type t)
 {
 	acc->type = t;
 	acc->windows = acc->no_value = 0;
@@ -186,6 +191,12 @@ counter_acc_init(struct counter_acc *acc, enum counter_type t)
 	acc->max_d = 0;
 	acc->ratio_whole = acc->ratio_frac = 0;
 	acc->overflow = false;
+}
+
+void
+counter_acc_init(struct counter_acc *acc, enum counter_type t)
+{
+	acc_init(acc, t);
 }
 
 void
@@ -211,8 +222,8 @@ no_value(struct counter_acc *acc)
 
 /* One switch on the formula: whether counter_calc would give w a value (see
  * counter.h), then the sums the formula keeps. */
-pm_status
-counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
+ACC_INLINE pm_status
+acc_add(struct counter_acc *acc, const struct counter_window *w)
 {
 	switch (formula(acc->type)) {
 	case HIDDEN:
@@ -276,6 +287,12 @@ counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
 }
 
 pm_status
+counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
+{
+	return acc_add(acc, w);
+}
+
+pm_status
 counter_acc_add_samples(struct counter_acc *acc,
 			const struct counter_sample *prev,
 			const struct counter_sample *cur)
@@ -328,9 +345,8 @@ counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
 	return PM_OK;
 }
 
-pm_status
-counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
-		     counter_u128 *den)
+ACC_INLINE pm_status
+acc_fraction(const struct counter_acc *acc, counter_u128 *num, counter_u128 *den)
 {
 	unsigned f = formula(acc->type);
 	const struct counter_type_info *ti;
@@ -403,6 +419,26 @@ counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
 	*num = ti->percent ? 100 * n : n;
 	*den = d;
 	return PM_OK;
+}
+
+pm_status
+counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
+		     counter_u128 *den)
+{
+	return acc_fraction(acc, num, den);
+}
+
+/* An accumulator of the one window, as counter_calc: the same three steps,
+ * inlined. */
+pm_status
+counter_window_fraction(enum counter_type t, const struct counter_window *w,
+			counter_u128 *num, counter_u128 *den)
+{
+	struct counter_acc acc;
+
+	acc_init(&acc, t);
+	(void)acc_add(&acc, w);
+	return acc_fraction(&acc, num, den);
 }
 
 pm_status

@@ -204,5 +204,10 @@ pm_status counter_acc_value(const struct counter_acc *acc, double *out);
 typedef unsigned __int128 counter_u128;
 pm_status counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
 			       counter_u128 *den);
+/* counter_acc_fraction of a fresh accumulator of type t after adding the
+ * one window w, without keeping the accumulator: for a row of one window. */
+pm_status counter_window_fraction(enum counter_type t,
+				  const struct counter_window *w,
+				  counter_u128 *num, counter_u128 *den);
 
 #endif

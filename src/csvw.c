@@ -22,8 +22,8 @@ csvw_free(struct csvw *w)
 	w->line = NULL;
 }
 
-static int
-reserve(struct csvw *w, size_t more)
+int
+csvw_reserve(struct csvw *w, size_t more)
 {
 	if (w->len + more <= w->cap)
 		return 1;
@@ -43,7 +43,7 @@ reserve(struct csvw *w, size_t more)
 static void
 separator(struct csvw *w)
 {
-	if (w->fields++ && reserve(w, 1))
+	if (w->fields++ && csvw_reserve(w, 1))
 		w->line[w->len++] = ',';
 }
 
@@ -51,7 +51,7 @@ void
 csvw_raw_growing(struct csvw *w, const char *s, size_t n)
 {
 	separator(w);
-	if (n && reserve(w, n)) {
+	if (n && csvw_reserve(w, n)) {
 		memcpy(w->line + w->len, s, n);
 		w->len += n;
 	}
@@ -82,14 +82,14 @@ csvw_text(struct csvw *w, const char *s, size_t n)
 	separator(w);
 	/* csv_write quotes the field and doubles embedded quotes; it needs at
 	 * most 2n + 2 bytes. */
-	if (reserve(w, 2 * n + 2))
+	if (csvw_reserve(w, 2 * n + 2))
 		w->len += csv_write(w->line + w->len, 2 * n + 2, s, n);
 }
 
 void
 csvw_end_row(struct csvw *w)
 {
-	if (reserve(w, 1))
+	if (csvw_reserve(w, 1))
 		w->line[w->len++] = '\n';
 	if (fwrite(w->line, 1, w->len, w->fp) != w->len)
 		w->failed = 1;

@@ -21,6 +21,10 @@ struct csvw {
 pm_status csvw_init(struct csvw *w, FILE *fp);
 void csvw_free(struct csvw *w);
 
+/* Room for more bytes past the line's end; 0 when memory ran out (the
+ * row is then cut short and csvw_status gives PM_E_WRITE). */
+int csvw_reserve(struct csvw *w, size_t more);
+
 /* Append a text field (quoted when needed). */
 void csvw_text(struct csvw *w, const char *s, size_t n);
 

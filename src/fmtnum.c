@@ -40,8 +40,9 @@ ndigits(uint64_t v)
 	return n ? n : 1;
 }
 
-/* The n lowest digits of v, zeros in front, ending at end. */
-static inline void
+/* The n lowest digits of v, zeros in front, ending at end; returns v
+ * without them (v / 10**n). */
+static inline uint64_t
 put_digits(char *end, uint64_t v, unsigned n)
 {
 	for (; n >= 3; n -= 3) {
@@ -50,10 +51,14 @@ put_digits(char *end, uint64_t v, unsigned n)
 		v /= 1000;
 	}
 	/* the last two: the end of their triple */
-	if (n == 2)
+	if (n == 2) {
 		memcpy(end - 2, triples + 3 * (v % 100) + 1, 2);
-	else if (n == 1)
+		v /= 100;
+	} else if (n == 1) {
 		end[-1] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return v;
 }
 
 /* fmt_u64, inline in the figures of fmt_ratio */
@@ -100,17 +105,43 @@ fmt_i64(char *out, int64_t v)
 	return fmt_u64(out, (uint64_t)v);
 }
 
-/* whole, then the point and frac in `decimals` digits. */
+/* "." and zeros: a fraction of 0 in up to 19 digits, copied whole. */
+static const char point_zeros[20] = ".0000000000000000000";
+
+/* whole, then the point and frac in `decimals` (below 20) digits. A zero
+ * fraction, as common as zero figures, is copied: its bytes past the end
+ * are scratch (fmtnum.h). */
 static inline size_t
 put_fixed(char *out, uint64_t whole, uint64_t frac, unsigned decimals)
 {
 	size_t n = put_u64(out, whole);
 
 	if (decimals) {
-		out[n++] = '.';
-		put_digits(out + n + decimals, frac, decimals);
-		n += decimals;
+		if (frac == 0) {
+			memcpy(out + n, point_zeros, sizeof point_zeros);
+		} else {
+			out[n] = '.';
+			put_digits(out + n + 1 + decimals, frac, decimals);
+		}
+		n += 1 + decimals;
 	}
+	return n;
+}
+
+/* scaled, the value times 10**decimals (below 20), with the point: the
+ * fraction's digits first, then what is left of scaled, the whole part,
+ * without dividing by 10**decimals. */
+static size_t
+put_point(char *out, uint64_t scaled, unsigned decimals)
+{
+	unsigned nd = ndigits(scaled), whole = nd > decimals ? nd - decimals : 1;
+	size_t n = decimals ? whole + 1 + decimals : whole;
+
+	if (decimals) {
+		scaled = put_digits(out + n, scaled, decimals);
+		out[whole] = '.';
+	}
+	put_digits(out + whole, scaled, whole);
 	return n;
 }
 
@@ -122,8 +153,7 @@ put_scaled(char *out, u128 scaled, unsigned decimals)
 	size_t n;
 
 	if (scaled <= UINT64_MAX && decimals < 20)
-		return put_fixed(out, (uint64_t)scaled / pow10[decimals],
-		                 (uint64_t)scaled % pow10[decimals], decimals);
+		return put_point(out, (uint64_t)scaled, decimals);
 	for (unsigned i = 0; i < decimals; i++)
 		pow *= 10;
 	n = fmt_u128(out, scaled / pow);
@@ -139,8 +169,9 @@ put_scaled(char *out, u128 scaled, unsigned decimals)
 	return n;
 }
 
-/* fmt_ratio in 128 bits: (num * 10**decimals + den / 2) / den. */
-static size_t
+/* fmt_ratio in 128 bits: (num * 10**decimals + den / 2) / den. Apart, so
+ * that the usual path saves no registers for it. */
+static __attribute__((noinline)) size_t
 ratio_wide(char *out, uint64_t num, uint64_t den, unsigned decimals)
 {
 	u128 pow = 1;
@@ -153,15 +184,21 @@ ratio_wide(char *out, uint64_t num, uint64_t den, unsigned decimals)
 size_t
 fmt_ratio(char *out, uint64_t num, uint64_t den, unsigned decimals)
 {
-	/* In 64 bits when the remainder times 10**decimals fits: the whole
-	 * part is num / den, the fraction (r * 10**decimals + den / 2) / den,
-	 * which rounding half up can carry into the whole part (only when
-	 * den > 1, so that num / den + 1 fits). Whole numbers, zero among
-	 * them, need no division. */
+	/* Whole numbers, zero among them, need no division. Else in 64 bits
+	 * with one division when num * 10**decimals fits, with two when the
+	 * remainder times 10**decimals does: the whole part is num / den, the
+	 * fraction (r * 10**decimals + den / 2) / den, which rounding half up
+	 * can carry into the whole part (only when den > 1, so that
+	 * num / den + 1 fits). */
 	if (decimals < 20) {
 		uint64_t p = pow10[decimals], whole, r, t;
 		if (num == 0 || den == 1)
 			return put_fixed(out, num, 0, decimals);
+		/* One division when num * 10**decimals + den / 2 fits: its
+		 * quotient is the whole part and the rounded fraction at once. */
+		if (!__builtin_mul_overflow(num, p, &t) &&
+		    !__builtin_add_overflow(t, den / 2, &t))
+			return put_point(out, t / den, decimals);
 		whole = num / den;
 		r = num % den;
 		if (!__builtin_mul_overflow(r, p, &t) &&

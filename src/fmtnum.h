@@ -1,7 +1,8 @@
 /* fmtnum.h: number formatting for reports, by hand: no printf and no locale
  * on the per-field path, '.' as the decimal point always. Each function
  * writes into out (FMTNUM_MAX bytes suffice) and returns the length; no NUL
- * is written. */
+ * is written. Bytes of out past the length may be overwritten: out must
+ * always have room for FMTNUM_MAX. */
 #ifndef FMTNUM_H
 #define FMTNUM_H
 

@@ -135,6 +135,28 @@ ref_value(const struct metric_cell *cell, unsigned k,
 	return true;
 }
 
+/* The window of the frame's interval for a bound column, all but its
+ * time order (w->when, the same for every column); false when it has
+ * none (a part it reads is missing, or a sum passes 2**64). */
+static inline bool
+window_of(const struct metric_cell *cell, const struct metric_frame *f,
+          struct counter_window *w)
+{
+	if ((f->have & cell->need) != cell->need)
+		return false;
+	w->n = f->x[cell->slot[0]];
+	w->d = f->x[cell->slot[1]];
+	w->b = f->x[cell->slot[2]];
+	if (!cell->simple &&
+	    (!ref_value(cell, 0, f, &w->n) ||
+	     (cell->col->has_d && !ref_value(cell, 1, f, &w->d)) ||
+	     (cell->col->has_b && !ref_value(cell, 2, f, &w->b))))
+		return false;
+	w->db = w->b;
+	w->tb = cell->tb;
+	return true;
+}
+
 void
 metric_add(struct counter_acc *accs, const struct metric_cell *cells, size_t n,
            const struct metric_frame *f, bool fresh)
@@ -147,22 +169,10 @@ metric_add(struct counter_acc *accs, const struct metric_cell *cells, size_t n,
 
 		if (fresh)
 			counter_acc_init(acc, cell->type);
-		if ((f->have & cell->need) != cell->need) {
+		if (!window_of(cell, f, &w)) {
 			counter_acc_add_none(acc);
 			continue;
 		}
-		w.n = f->x[cell->slot[0]];
-		w.d = f->x[cell->slot[1]];
-		w.b = f->x[cell->slot[2]];
-		if (!cell->simple &&
-		    (!ref_value(cell, 0, f, &w.n) ||
-		     (cell->col->has_d && !ref_value(cell, 1, f, &w.d)) ||
-		     (cell->col->has_b && !ref_value(cell, 2, f, &w.b)))) {
-			counter_acc_add_none(acc);
-			continue;
-		}
-		w.db = w.b;
-		w.tb = cell->tb;
 		/* PM_E_NO_VALUE (a zero denominator) is counted in the
 		 * accumulator */
 		counter_acc_add(acc, &w);
@@ -228,18 +238,16 @@ metric_value(const struct rpt_column *c, const struct counter_acc *acc,
 }
 
 /* The figure of num/den when, times the scale, it does not fit 64 bits as
- * it is: reduced first, or the engine's double as a last resort. */
+ * it is: reduced first, or as a double (metric_value's) as a last resort. */
 static size_t
-format_wide(const struct rpt_column *c, const struct counter_acc *acc, u128 num,
-            u128 den, char *out)
+format_wide(const struct rpt_column *c, u128 num, u128 den, char *out)
 {
 	uint64_t n, d;
-	double v;
 
 	if (scaled_fraction(c, num, den, &n, &d))
 		return fmt_ratio(out, n, d, c->decimals);
-	(void)metric_value(c, acc, &v);
-	return fmt_fixed(out, v, c->decimals);
+	return fmt_fixed(out, (double)num / (double)den * (double)c->scale_num /
+	                      (double)c->scale_den, c->decimals);
 }
 
 void
@@ -256,25 +264,49 @@ metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c)
 /* Rounding half up is the same for any multiple of a fraction: when num and
  * den times the scale fit 64 bits, so does the reduced fraction, and the
  * product is rounded as it is. */
+static inline size_t
+format_fraction(const struct metric_fmt *f, u128 num, u128 den, char *out)
+{
+	uint64_t n, d;
+
+	if (num <= UINT64_MAX && den <= UINT64_MAX &&
+	    !__builtin_mul_overflow((uint64_t)num, f->scale_num, &n) &&
+	    !__builtin_mul_overflow((uint64_t)den, f->scale_den, &d))
+		return fmt_ratio(out, n, d, f->decimals);
+	return format_wide(f->col, num, den, out);
+}
+
 size_t
 metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
               char *out)
 {
 	u128 num, den;
-	uint64_t n, d;
+	uint64_t n;
 
 	if (f->total) {
 		if (acc->windows == acc->no_value || acc->overflow)
 			return 0;
 		if (!__builtin_mul_overflow(acc->sum_n, f->scale_num, &n))
 			return fmt_ratio(out, n, f->scale_den, f->decimals);
-		return format_wide(f->col, acc, acc->sum_n, 1, out);
+		return format_wide(f->col, acc->sum_n, 1, out);
 	}
 	if (counter_acc_fraction(acc, &num, &den) != PM_OK)
 		return 0;
-	if (num <= UINT64_MAX && den <= UINT64_MAX &&
-	    !__builtin_mul_overflow((uint64_t)num, f->scale_num, &n) &&
-	    !__builtin_mul_overflow((uint64_t)den, f->scale_den, &d))
-		return fmt_ratio(out, n, d, f->decimals);
-	return format_wide(f->col, acc, num, den, out);
+	return format_fraction(f, num, den, out);
+}
+
+/* One window: SUM(dN) of a total column (a DELTA type) is its dN, which is
+ * the fraction dN/1 of the window's average. */
+size_t
+metric_format_frame(const struct metric_fmt *f, const struct metric_cell *cell,
+                    const struct metric_frame *fr, char *out)
+{
+	struct counter_window w;
+	u128 num, den;
+
+	w.when = fr->end;
+	if (!window_of(cell, fr, &w) ||
+	    counter_window_fraction(cell->type, &w, &num, &den) != PM_OK)
+		return 0;
+	return format_fraction(f, num, den, out);
 }

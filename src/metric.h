@@ -105,6 +105,13 @@ void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
 size_t metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
                      char *out);
 
+/* What metric_format writes of a fresh accumulator after metric_add of
+ * the frame's interval alone, without the accumulator: the figure of a
+ * row of one interval, for the column bound to cell. */
+size_t metric_format_frame(const struct metric_fmt *f,
+                           const struct metric_cell *cell,
+                           const struct metric_frame *fr, char *out);
+
 /* The column's value as a double (for ranking); PM_E_NO_VALUE when none. */
 pm_status metric_value(const struct rpt_column *c, const struct counter_acc *acc,
                        double *out);

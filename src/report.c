@@ -40,6 +40,9 @@ struct report {
 	 * figures, bound to its column and row */
 	struct metric_cell *bound;
 	size_t nbound;
+	/* a streamed row's figures, rows x columns: each the frame's interval
+	 * alone, formatted without an accumulator */
+	struct metric_cell *direct;
 	unsigned uses;         /* virtual fields the bound columns read */
 	struct metric_frame frame;
 	struct counter_acc *blank; /* a new group's accumulators */
@@ -48,8 +51,8 @@ struct report {
 	size_t nout;
 	char (*top_names)[RPT_NAME_MAX + 8];
 	struct sink_cell *cells;
-	char *cell_text;       /* a row's cells, one after the other, so that */
-	size_t text_used;      /* a row touches few cache lines */
+	char *cell_text;       /* a row's cells, one after the other, so that
+	                          a row touches few cache lines */
 	struct metric_fmt *fmt, *top_fmt; /* of each column */
 	/* groups, and their index by (source, period) */
 	struct group *groups;
@@ -102,10 +105,18 @@ bind_all(struct report *r)
 	const struct rpt_def *def = r->def;
 
 	for (size_t row = 0; row < r->nrows; row++)
-		for (size_t c = 0; c < def->ncols; c++)
-			if (r->types[c] != CT_UNKNOWN)
-				bind(r, row * def->ncols + c, &def->cols[c],
-				     def->rows == ROWS_BUCKET ? (int)row : -1);
+		for (size_t c = 0; c < def->ncols; c++) {
+			size_t acc = row * def->ncols + c;
+			int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
+
+			if (r->types[c] == CT_UNKNOWN)
+				continue;
+			if (r->stream && r->fmt[c].figure)
+				metric_bind(&r->direct[acc], &def->cols[c], r->lay,
+				            bucket, acc, &r->uses);
+			else
+				bind(r, acc, &def->cols[c], bucket);
+		}
 	for (size_t b = 0; b < r->lay->nbuckets && def->ntop; b++)
 		for (size_t k = 0; k < def->ntop; k++)
 			if (r->top_types[k] != CT_UNKNOWN)
@@ -173,31 +184,26 @@ text_cell(const struct report *r, const struct rpt_column *c,
 	return 0;
 }
 
-/* Where the row's next cell is written, and that cell, n bytes long. */
+/* Cell i of the row: the n bytes at t. Returns where the next cell's text
+ * goes: a row's cells lie one after the other. */
 static char *
-next_text(const struct report *r)
+end_cell(struct report *r, size_t i, char *t, size_t n)
 {
-	return r->cell_text + r->text_used;
+	r->cells[i] = (struct sink_cell){ t, n };
+	return t + n;
 }
 
-static void
-end_cell(struct report *r, size_t i, size_t n)
-{
-	r->cells[i] = (struct sink_cell){ next_text(r), n };
-	r->text_used += n;
-}
-
-static void
+/* The cell of a column, formatted at t. */
+static char *
 set_cell(struct report *r, size_t i, const struct metric_fmt *f,
          const struct counter_acc *acc, uint32_t source,
-         const struct interval *iv, int bucket)
+         const struct interval *iv, int bucket, char *t)
 {
 	const struct rpt_column *c = f->col;
-	char *t = next_text(r);
 
-	end_cell(r, i, f->figure ? metric_format(f, acc, t)
-	               : text_cell(r, c, acc, source, iv,
-	                           c->bucket >= 0 ? c->bucket : bucket, t));
+	return end_cell(r, i, t, f->figure ? metric_format(f, acc, t)
+	                : text_cell(r, c, acc, source, iv,
+	                            c->bucket >= 0 ? c->bucket : bucket, t));
 }
 
 /* The buckets of a group by the top block's ranking column, largest
@@ -243,24 +249,29 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
 	for (size_t row = 0; row < r->nrows; row++) {
 		int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
 		size_t i = 0;
+		char *t = r->cell_text;
 
-		r->text_used = 0;
 		if (r->keyed) {
-			end_cell(r, i++, put_text(next_text(r), sources_name(r->src, source)));
+			t = end_cell(r, i++, t, put_text(t, sources_name(r->src, source)));
 			if (r->o.by != BY_TOTAL) {
 				int64_t end = r->o.by == BY_INTERVAL ? iv->end
 				              : period + period_length(r->o.by);
-				end_cell(r, i++, put_stamp(next_text(r), period));
-				end_cell(r, i++, put_stamp(next_text(r), end));
+				t = end_cell(r, i++, t, put_stamp(t, period));
+				t = end_cell(r, i++, t, put_stamp(t, end));
 			}
 		}
 		for (size_t c = 0; c < def->ncols; c++, i++)
-			set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c], source, iv, bucket);
+			if (r->stream && r->fmt[c].figure)
+				t = end_cell(r, i, t, metric_format_frame(&r->fmt[c],
+				             &r->direct[row * def->ncols + c], &r->frame, t));
+			else
+				t = set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c],
+				             source, iv, bucket, t);
 		for (unsigned k = 0; k < def->top_n && k < r->lay->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
-				set_cell(r, i, &r->top_fmt[c],
-				         &a[r->top_base + order[k] * def->ntop + c], source, iv,
-				         (int)order[k]);
+				t = set_cell(r, i, &r->top_fmt[c],
+				             &a[r->top_base + order[k] * def->ntop + c], source,
+				             iv, (int)order[k], t);
 		r->sink->row(r->sink, r->cells, marked);
 	}
 }
@@ -494,11 +505,12 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
 	r->bound = calloc(r->stride, sizeof *r->bound);
+	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
 	r->blank = calloc(r->stride, sizeof *r->blank);
 	if (!r->types || !r->top_types || !r->out || !r->top_names || !r->cells ||
 	    !r->cell_text || !r->fmt || !r->top_fmt || !r->source_state ||
 	    !r->groups || !r->accs || !r->index ||
-	    !r->bound || !r->blank) {
+	    !r->bound || !r->direct || !r->blank) {
 		report_close(r);
 		return NULL;
 	}
@@ -588,6 +600,7 @@ report_close(struct report *r)
 	free(r->accs);
 	free(r->index);
 	free(r->bound);
+	free(r->direct);
 	free(r->blank);
 	free(r);
 }

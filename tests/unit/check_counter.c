@@ -1064,6 +1064,37 @@ START_TEST(acc_fraction_exact)
 }
 END_TEST
 
+/* counter_window_fraction is an accumulator of the one window: for every
+ * type and windows at the edges (zeros, N above D, no base, no clock),
+ * the same status and fraction as init, add and fraction. */
+START_TEST(window_fraction_is_one_window)
+{
+	static const uint64_t v[] = { 0, 1, 2, 3, 7, 10000, 4294967295ULL,
+	                              18446744073709551615ULL };
+	const size_t nv = sizeof v / sizeof v[0];
+
+	for (int t = 0; t < CT_COUNT; t++)
+		for (size_t i = 0; i < nv * nv * nv * 3; i++) {
+			struct counter_window w = { .n = v[i % nv],
+			                            .d = v[i / nv % nv],
+			                            .b = v[i / nv / nv % nv],
+			                            .tb = i / nv / nv / nv == 0 ? 0 : 10000000,
+			                            .when = i };
+			struct counter_acc acc;
+			counter_u128 n1 = 0, d1 = 0, n2 = 0, d2 = 0;
+			pm_status s1, s2;
+
+			w.db = i / nv / nv / nv == 2 ? v[i % nv] : w.b;
+			counter_acc_init(&acc, (enum counter_type)t);
+			(void)counter_acc_add(&acc, &w);
+			s1 = counter_acc_fraction(&acc, &n1, &d1);
+			s2 = counter_window_fraction((enum counter_type)t, &w, &n2, &d2);
+			ck_assert_int_eq(s1, s2);
+			ck_assert(n1 == n2 && d1 == d2);
+		}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1096,6 +1127,7 @@ main(void)
 	tcase_add_test(tc, acc_merge_any_order);
 	tcase_add_test(tc, acc_from_samples);
 	tcase_add_test(tc, acc_fraction_exact);
+	tcase_add_test(tc, window_fraction_is_one_window);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -129,6 +129,39 @@ START_TEST(ratio_boundaries)
 }
 END_TEST
 
+/* One division while num * 10**decimals + den / 2 fits 64 bits: the
+ * quotient's low digits are the fraction, the rest the whole part; a zero
+ * fraction is copied. */
+START_TEST(ratio_one_division)
+{
+	/* leading zeros of the fraction, whole part 0 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 1000, 6)), "0.001000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 3, 1)), "0.3");
+	/* the rounding carries through every digit into the whole part */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1999999, 2000000, 5)), "1.00000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 123999999, 1000000, 5)), "124.00000");
+	/* no decimals: the rounded quotient */
+	ck_assert_str_eq(z(fmt_ratio(buf, 7, 2, 0)), "4");
+	ck_assert_str_eq(z(fmt_ratio(buf, 5, 3, 0)), "2");
+	/* num * 10**6 + den / 2 at 2**64 - 1, then just past it (two
+	 * divisions): 18446744073709.551615 / 3 */
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709ULL, 1, 6)),
+	                 "18446744073709.000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709ULL, 3, 6)),
+	                 "6148914691236.333333");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073710ULL, 3, 6)),
+	                 "6148914691236.666667");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551ULL, 2, 3)),
+	                 "9223372036854775.500");
+	/* zero fractions, up to 19 digits */
+	ck_assert_str_eq(z(fmt_ratio(buf, 0, 1, 0)), "0");
+	ck_assert_str_eq(z(fmt_ratio(buf, 0, 5, 19)), "0.0000000000000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 12, 1, 19)), "12.0000000000000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 18446744073709551615ULL, 1, 19)),
+	                 "18446744073709551615.0000000000000000000");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -139,6 +172,7 @@ main(void)
 	tcase_add_test(tc, doubles);
 	tcase_add_test(tc, digit_counts);
 	tcase_add_test(tc, ratio_boundaries);
+	tcase_add_test(tc, ratio_one_division);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
