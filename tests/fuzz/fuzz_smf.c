@@ -5,14 +5,12 @@
  * segments of a size the first byte chooses, spanning the record as a
  * dump would. The framed bytes go through the same pluggable input and
  * pipeline as a real run, forced to the RDW framing, with a CV name field. */
-#include <stdlib.h>
 #include <string.h>
 
-#include "pipeline.h"
+#include "fuzz_pipeline.h"
 
 #define SEG_DATA_MAX 32756
 
-static struct pmint pm;
 static uint8_t framed[1 << 17];
 
 static void
@@ -49,16 +47,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pipeline_opts o;
-	struct diag d;
-	struct sources src;
-	struct input in;
-	struct pipeline *p;
-	pm_status st;
 	size_t len, seg;
-	char err[128];
 
-	if (pm.nparts == 0 && pmint_load(&pm, err, sizeof err) != PM_OK)
-		abort();
 	if (size < 2)
 		return 0;
 	/* 0 keeps the record whole when it fits; else 1 to 255 times 128 */
@@ -74,18 +64,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.max_pending = 4;
 	o.max_sources = 8;
 	o.buffer_size = 1024;
-	diag_init(&d, "fuzz", NULL);
-	if (sources_init(&src, o.max_sources) != PM_OK)
-		abort();
-	if (!(p = pipeline_open(&o, &pm, &src, ignore, NULL, &d, &st)))
-		abort();
-	input_from_memory(&in, "fuzz", framed, len, 0);
-	(void)pipeline_read(p, &in);
-	pipeline_finish(p);
-	const struct tally *t = pipeline_tally(p);
-	if (t->bytes_read != len || tally_accounted(t) != len)
-		abort(); /* every byte must be accounted for */
-	pipeline_close(p);
-	sources_free(&src);
+	fuzz_run(&o, framed, len, 0, ignore);
 	return 0;
 }

@@ -1,0 +1,43 @@
+/* fuzz_pipeline.h: what the pipeline harnesses share: read len bytes at buf
+ * through the real pipeline, from a memory input in chunks of `chunk` bytes
+ * (0: whole), and abort unless every byte read is accounted for. Included
+ * by one harness per program, so the functions are static. */
+#ifndef FUZZ_PIPELINE_H
+#define FUZZ_PIPELINE_H
+
+#include <stdlib.h>
+
+#include "pipeline.h"
+
+static struct pmint fuzz_pm;
+
+static void
+fuzz_run(const struct pipeline_opts *o, const uint8_t *buf, size_t len,
+         size_t chunk, interval_fn emit)
+{
+	struct diag d;
+	struct sources src;
+	struct input in;
+	struct pipeline *p;
+	const struct tally *t;
+	pm_status st;
+	char err[128];
+
+	if (fuzz_pm.nparts == 0 && pmint_load(&fuzz_pm, err, sizeof err) != PM_OK)
+		abort();
+	diag_init(&d, "fuzz", NULL);
+	if (sources_init(&src, o->max_sources) != PM_OK)
+		abort();
+	if (!(p = pipeline_open(o, &fuzz_pm, &src, emit, &src, &d, &st)))
+		abort();
+	input_from_memory(&in, "fuzz", buf, len, chunk);
+	(void)pipeline_read(p, &in);
+	pipeline_finish(p);
+	t = pipeline_tally(p);
+	if (t->bytes_read != len || tally_accounted(t) != len)
+		abort(); /* every byte must be accounted for */
+	pipeline_close(p);
+	sources_free(&src);
+}
+
+#endif
