@@ -129,7 +129,7 @@ size_t
 pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
                uint64_t offset)
 {
-	size_t pos = 0, min_len = s->pm->lay.fields[s->pm->f_seq].offset + 1;
+	size_t pos = 0, min_len = pm_min_len(s->pm);
 
 	while (pos < buf.len) {
 		struct span rest = span_sub(buf, pos, buf.len - pos);

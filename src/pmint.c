@@ -200,6 +200,12 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 }
 
 size_t
+pm_min_len(const struct pmint *pm)
+{
+	return pm->lay.fields[pm->f_seq].offset + 1;
+}
+
+size_t
 pm_peek_len(const struct pmint *pm)
 {
 	return pm->lay.fields[pm->f_ver].offset + 1;

@@ -70,6 +70,10 @@ pm_status pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 #define PM_TYPE_PLAUSIBLE 63
 #define PM_SEQ_PLAUSIBLE 15
 
+/* The shortest PM record a chain can hold: up to and including INTSEQ#,
+ * the last header byte every PM record type has. */
+size_t pm_min_len(const struct pmint *pm);
+
 /* Bytes of a PM record's header needed to judge whether it is one: up to
  * and including INTVER#. */
 size_t pm_peek_len(const struct pmint *pm);

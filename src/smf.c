@@ -20,7 +20,6 @@ struct smf_reader {
 	struct conv *conv;
 	const struct smfhdr *hdr;
 	long last_offset;         /* where the last record's PM chain began */
-	size_t min_pm_len;
 	/* the last system id (and CV name) seen, raw, and its source id */
 	uint8_t last_raw[SOURCE_RAW_MAX];
 	size_t last_raw_len;
@@ -44,7 +43,6 @@ smf_open(const struct smf_opts *o, const struct pmint *pm,
 	r->sources = src;
 	r->diag = d;
 	r->last_offset = -1;
-	r->min_pm_len = pm->lay.fields[pm->f_seq].offset + 1;
 	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
 		return NULL;
@@ -84,7 +82,7 @@ chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 		size_t len;
 		unsigned type;
 
-		if (pm_peek(pm, rest, &len, &type) != PM_OK || len < r->min_pm_len ||
+		if (pm_peek(pm, rest, &len, &type) != PM_OK || len < pm_min_len(r->pm) ||
 		    len > rest.len || type == 0 || type > PM_TYPE_PLAUSIBLE)
 			return false;
 		if (type == pm->interval_type) {
@@ -134,7 +132,7 @@ pm_record_starts(const struct smf_reader *r, struct span rec, size_t off)
 	unsigned type;
 
 	return pm_peek(r->pm, rest, &len, &type) == PM_OK &&
-	       len >= r->min_pm_len && len <= rest.len;
+	       len >= pm_min_len(r->pm) && len <= rest.len;
 }
 
 /* Whether an interval record's header starts at off: its type, a part
