@@ -19,14 +19,15 @@ average_above(uint64_t sum, uint64_t count, uint64_t duration)
 	return (unsigned __int128)sum >= ((unsigned __int128)duration + 1) * count;
 }
 
-/* Whether any of the checks below fails, tested without a branch on the
- * figures: nearly every bucket passes, and every bucket of every part is
- * asked. */
+/* Whether any of the checks below may fail, tested without a branch on
+ * the figures: nearly every bucket passes, and every bucket of every part
+ * is asked. An average above the interval needs a sum above it, so the
+ * exact test (a 128-bit product) waits for such a sum. */
 static bool
-implausible(uint64_t sum, uint64_t high, uint64_t count, uint64_t duration)
+maybe_implausible(uint64_t sum, uint64_t high, uint64_t count, uint64_t duration)
 {
 	return (high > sum) | ((count == 0) & (sum > 0)) | (high > duration) |
-	       ((count != 0) & average_above(sum, count, duration));
+	       (sum > duration);
 }
 
 /* Figures that contradict each other or the interval: the highest wait
@@ -42,7 +43,7 @@ check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
 		const struct cb_bucket *b = &pm->lay.buckets[pm->buckets[part][i]];
 		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
 
-		if (!implausible(sum, high, count, (uint64_t)duration))
+		if (!maybe_implausible(sum, high, count, (uint64_t)duration))
 			continue;
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
