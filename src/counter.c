@@ -14,6 +14,7 @@
  * is ticks per second, not a percentage (COUNTERS.md §2.4), and Windows
  * installs no counter of this type, so we keep the formula whose units
  * work. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "counter.h"
@@ -107,7 +108,7 @@ exceeds(uint64_t n, uint64_t b, uint64_t d)
 }
 
 static bool
-uses_tb(enum counter_formula f)
+uses_tb(unsigned f)
 {
 	return f == CF_RATE || f == CF_AVG_TIMER || f == CF_ELAPSED;
 }
@@ -117,7 +118,8 @@ uses_tb(enum counter_formula f)
 static void
 add_u64(uint64_t *sum, uint64_t v, bool *overflow)
 {
-	*overflow |= __builtin_add_overflow(*sum, v, sum);
+	if (__builtin_add_overflow(*sum, v, sum))
+		*overflow = true;
 }
 
 /* Add whole + frac * 2^-52 to the RAW_FRACTION sum, carrying the fraction. */
@@ -176,21 +178,21 @@ take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
 #define ACC_INLINE static inline __attribute__((always_inline))
 
 /* Field by field: a streamed report starts its accumulators anew for every
- * interval, and plain stores are cheaper than clearing the struct first. */
+ * interval, and plain stores are cheaper than clearing the struct first.
+ * The minima start at their greatest value: the earliest start of
+ * ELAPSED_TIME, and TB where the formula uses it (else the place is B). */
 ACC_INLINE void
 acc_init(struct counter_acc *acc, enum counter_type t)
 {
+	unsigned f = formula(t);
+
 	acc->type = t;
-	acc->windows = acc->no_value = 0;
-	acc->sum_n = acc->sum_d = acc->sum_db = 0;
-	acc->b = acc->b_when = 0;
-	acc->tb_min = UINT64_MAX;
-	acc->tb_max = 0;
-	acc->max_n = 0;
-	acc->min_n = UINT64_MAX;
-	acc->max_d = 0;
-	acc->ratio_whole = acc->ratio_frac = 0;
 	acc->overflow = false;
+	acc->windows = acc->no_value = 0;
+	acc->sum_n = f == CF_ELAPSED ? UINT64_MAX : 0;
+	acc->sum_d = 0;
+	acc->tb_min = uses_tb(f) ? UINT64_MAX : 0;
+	acc->tb_max = 0;
 }
 
 void
@@ -223,9 +225,9 @@ no_value(struct counter_acc *acc)
 /* One switch on the formula: whether counter_calc would give w a value (see
  * counter.h), then the sums the formula keeps. */
 ACC_INLINE pm_status
-acc_add(struct counter_acc *acc, const struct counter_window *w)
+acc_add(struct counter_acc *acc, unsigned op, const struct counter_window *w)
 {
-	switch (formula(acc->type)) {
+	switch (op) {
 	case HIDDEN:
 		return PM_E_NOT_DISPLAYED;
 	case CF_RAW:
@@ -289,7 +291,129 @@ acc_add(struct counter_acc *acc, const struct counter_window *w)
 pm_status
 counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
 {
-	return acc_add(acc, w);
+	return acc_add(acc, formula(acc->type), w);
+}
+
+void
+counter_feed_init(struct counter_feed *f, enum counter_type t, uint32_t acc,
+		  uint64_t tb)
+{
+	memset(f, 0, sizeof *f);
+	f->op = (uint8_t)formula(t);
+	f->run = 1;
+	f->acc = acc;
+	f->tb = tb;
+}
+
+/* Field by field, so that the compiler keeps each in a register. */
+ACC_INLINE void
+acc_copy(struct counter_acc *dst, const struct counter_acc *src)
+{
+	dst->type = src->type;
+	dst->overflow = src->overflow;
+	dst->windows = src->windows;
+	dst->no_value = src->no_value;
+	dst->sum_n = src->sum_n;
+	dst->sum_d = src->sum_d;
+	dst->tb_min = src->tb_min;
+	dst->tb_max = src->tb_max;
+}
+
+/* The windows of win[0..nwin) into acc, for feed f of formula op; with
+ * checked false, every window has what f needs. */
+ACC_INLINE void
+feed_windows(struct counter_acc *acc, const struct counter_feed *f,
+	     const struct counter_figures *win, size_t nwin, const unsigned op,
+	     const bool checked)
+{
+	for (size_t k = 0; k < nwin; k++) {
+		const uint64_t *x = win[k].x;
+		struct counter_window w;
+
+		if (checked && (win[k].have & f->need) != f->need) {
+			acc->windows++;
+			acc->no_value++;
+			continue;
+		}
+		w.n = x[f->n];
+		w.d = x[f->d];
+		w.b = w.db = x[f->b];
+		w.tb = f->tb;
+		w.when = win[k].when;
+		(void)acc_add(acc, op, &w);
+	}
+}
+
+/* The feeds [i, end), which share the formula op: the constant makes
+ * acc_add one case, which reads only the figures it uses. Each
+ * accumulator is a local for all the windows, kept in registers; have is
+ * what every window has. */
+ACC_INLINE void
+feed_run(struct counter_acc *accs, const struct counter_feed *feeds, size_t i,
+	 size_t end, const struct counter_figures *win, size_t nwin,
+	 unsigned have, const unsigned op)
+{
+	for (; i < end; i++) {
+		const struct counter_feed *f = &feeds[i];
+		struct counter_acc acc;
+
+		acc_copy(&acc, &accs[f->acc]);
+		if ((have & f->need) == f->need)
+			feed_windows(&acc, f, win, nwin, op, false);
+		else
+			feed_windows(&acc, f, win, nwin, op, true);
+		acc_copy(&accs[f->acc], &acc);
+	}
+}
+
+/* A report adds each interval to hundreds of accumulators: a call and a
+ * switch for each would cost more than its sums. */
+void
+counter_feed_add(struct counter_acc *accs, const struct counter_feed *feeds,
+		 size_t count, const struct counter_figures *win, size_t nwin)
+{
+	unsigned have = ~0u;
+
+	for (size_t k = 0; k < nwin; k++)
+		have &= win[k].have;
+	for (size_t i = 0, end; i < count; i = end) {
+		end = i + feeds[i].run;
+#define RUN(op) feed_run(accs, feeds, i, end, win, nwin, have, op)
+		switch (feeds[i].op) {
+		case CF_RAW: RUN(CF_RAW); break;
+		case CF_DELTA: RUN(CF_DELTA); break;
+		case CF_RATE: RUN(CF_RATE); break;
+		case CF_RATIO: RUN(CF_RATIO); break;
+		case CF_MULTI: RUN(CF_MULTI); break;
+		case CF_FRACTION: RUN(CF_FRACTION); break;
+		case CF_AVG_TIMER: RUN(CF_AVG_TIMER); break;
+		case CF_RAW_FRACTION: RUN(CF_RAW_FRACTION); break;
+		case CF_ELAPSED: RUN(CF_ELAPSED); break;
+		case CF_MAX: RUN(CF_MAX); break;
+		case CF_NONE: RUN(CF_NONE); break;
+		case HIDDEN: RUN(HIDDEN); break;
+		}
+#undef RUN
+	}
+}
+
+static int
+feed_order(const void *a, const void *b)
+{
+	const struct counter_feed *x = a, *y = b;
+
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return (x->acc > y->acc) - (x->acc < y->acc);
+}
+
+void
+counter_feed_sort(struct counter_feed *feeds, size_t count)
+{
+	qsort(feeds, count, sizeof *feeds, feed_order);
+	for (size_t i = count; i-- > 0;)
+		feeds[i].run = i + 1 < count && feeds[i + 1].op == feeds[i].op
+		               ? feeds[i + 1].run + 1 : 1;
 }
 
 pm_status
@@ -327,21 +451,42 @@ counter_acc_add_samples(struct counter_acc *acc,
 pm_status
 counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
 {
+	unsigned f = formula(dst->type);
+
 	if (dst->type != src->type)
 		return PM_E_USAGE;
 	dst->windows += src->windows;
 	dst->no_value += src->no_value;
-	add_u64(&dst->sum_n, src->sum_n, &dst->overflow);
-	add_u64(&dst->sum_d, src->sum_d, &dst->overflow);
-	add_u64(&dst->sum_db, src->sum_db, &dst->overflow);
-	take_newest_b(dst, src->b, src->b_when);
-	dst->tb_min = min_u64(dst->tb_min, src->tb_min);
-	dst->tb_max = max_u64(dst->tb_max, src->tb_max);
-	dst->max_n = max_u64(dst->max_n, src->max_n);
-	dst->min_n = min_u64(dst->min_n, src->min_n);
-	dst->max_d = max_u64(dst->max_d, src->max_d);
-	add_fix(dst, src->ratio_whole, src->ratio_frac);
 	dst->overflow = dst->overflow || src->overflow;
+	switch (f) {
+	case CF_RAW:
+	case CF_DELTA:
+	case CF_RATE:
+	case CF_RATIO:
+	case CF_MULTI:
+	case CF_FRACTION:
+	case CF_AVG_TIMER:
+		/* SUM(dN), and SUM(dD) or SUM(dB) (0 where unused) */
+		add_u64(&dst->sum_n, src->sum_n, &dst->overflow);
+		add_u64(&dst->sum_d, src->sum_d, &dst->overflow);
+		break;
+	case CF_RAW_FRACTION:
+		add_fix(dst, src->ratio_whole, src->ratio_frac);
+		break;
+	case CF_ELAPSED:
+		dst->min_n = min_u64(dst->min_n, src->min_n);
+		dst->max_d = max_u64(dst->max_d, src->max_d);
+		break;
+	case CF_MAX:
+		dst->max_n = max_u64(dst->max_n, src->max_n);
+		break;
+	}
+	if (f == CF_MULTI)
+		take_newest_b(dst, src->b, src->b_when);
+	if (uses_tb(f)) {
+		dst->tb_min = min_u64(dst->tb_min, src->tb_min);
+		dst->tb_max = max_u64(dst->tb_max, src->tb_max);
+	}
 	return PM_OK;
 }
 
@@ -437,7 +582,7 @@ counter_window_fraction(enum counter_type t, const struct counter_window *w,
 	struct counter_acc acc;
 
 	acc_init(&acc, t);
-	(void)acc_add(&acc, w);
+	(void)acc_add(&acc, formula(t), w);
 	return acc_fraction(&acc, num, den);
 }
 

@@ -156,24 +156,39 @@ struct counter_window {
 /* The aggregate of one group: only integer sums, counts and maxima, so two
  * accumulators of the same group merge exactly in any order. Each window
  * either has a value (counter_calc would give one) and enters the sums, or
- * is counted in no_value. Fields a formula does not use stay at their
- * initial values. */
+ * is counted in no_value. A formula keeps at most four figures, so the
+ * formulas share their places (a report holds hundreds of accumulators,
+ * and each interval visits every one): only the names of the type's
+ * formula are meaningful. */
 struct counter_acc {
 	enum counter_type type;
+	bool overflow;          /* a sum passed 2^64 */
 	uint64_t windows;       /* x: windows added, with or without a value */
 	uint64_t no_value;      /* windows that had no value */
-	uint64_t sum_n;         /* SUM(dN) or SUM(N) */
-	uint64_t sum_d;         /* SUM(dD) */
-	uint64_t sum_db;        /* SUM(dB) */
-	uint64_t b, b_when;     /* B of the newest window (greatest when, then B) */
-	uint64_t tb_min, tb_max; /* TB over the windows; they must agree */
-	uint64_t max_n;         /* MAX(N) */
-	uint64_t min_n, max_d;  /* ELAPSED_TIME: earliest start, latest sample */
-	/* SUM(N/B) for RAW_FRACTION, in fixed point: whole units plus a
-	 * fraction in units of 2^-52. Integers, not a double, so that merging
-	 * stays exact; each term is truncated by under 2^-52. */
-	uint64_t ratio_whole, ratio_frac;
-	bool overflow;          /* a sum passed 2^64 */
+	union {
+		uint64_t sum_n;         /* SUM(dN) or SUM(N) */
+		uint64_t max_n;         /* MAX: MAX(N) */
+		uint64_t min_n;         /* ELAPSED_TIME: the earliest start */
+		/* RAW_FRACTION: SUM(N/B) in fixed point, whole units plus
+		 * (ratio_frac) a fraction in units of 2^-52. Integers, not a
+		 * double, so that merging stays exact; each term is truncated
+		 * by under 2^-52. */
+		uint64_t ratio_whole;
+	};
+	union {
+		uint64_t sum_d;         /* SUM(dD) */
+		uint64_t sum_db;        /* SUM(dB): fractions and averages */
+		uint64_t max_d;         /* ELAPSED_TIME: the latest sample */
+		uint64_t ratio_frac;
+	};
+	union {
+		uint64_t tb_min;        /* TB over the windows: they must agree */
+		uint64_t b;             /* MULTI: B of the newest window */
+	};
+	union {
+		uint64_t tb_max;
+		uint64_t b_when;        /* MULTI: its time (then the greater B) */
+	};
 };
 
 void counter_acc_init(struct counter_acc *acc, enum counter_type t);
@@ -198,6 +213,46 @@ pm_status counter_acc_merge(struct counter_acc *dst, const struct counter_acc *s
  * (SUM(dN)/TB)/SUM(dB); MULTI uses the newest B. PM_E_NO_VALUE or
  * PM_E_NOT_DISPLAYED as at the top of this file. */
 pm_status counter_acc_value(const struct counter_acc *acc, double *out);
+
+/* Feeding many accumulators from one vector of figures: the batched form
+ * of counter_acc_add, for a caller that adds one window to each of many
+ * accumulators at a time (a report adds every interval to hundreds). A
+ * feed names its accumulator and where its window's figures are in the
+ * vector x: N (dN), D (dD) and B, which is also dB; TB is the feed's own.
+ * The window has no value, and is counted as such, unless the flags the
+ * caller gives it (have) include every flag of the feed's need. */
+struct counter_feed {
+	uint64_t tb;        /* TB */
+	uint32_t acc;       /* its accumulator: an index into accs */
+	uint16_t n, d, b;   /* where N, D and B are in x */
+	uint8_t need;       /* flags the window must have */
+	uint8_t op;         /* the engine's: set by counter_feed_init */
+	uint32_t run;       /* the engine's: feeds from this one on of op */
+};
+
+/* A feed of the accumulator acc, which holds type t, with TB tb; the
+ * caller then sets n, d, b and need. */
+void counter_feed_init(struct counter_feed *f, enum counter_type t,
+		       uint32_t acc, uint64_t tb);
+/* Order feeds so that counter_feed_add finds long runs of one formula,
+ * which it adds fastest; the sums are the same in any order. Unsorted
+ * feeds are added one by one. */
+void counter_feed_sort(struct counter_feed *feeds, size_t count);
+/* One window as the feeds see it: its figures, its flags, and its time
+ * order (larger is newer; it picks the newest B for MULTI types). */
+struct counter_figures {
+	const uint64_t *x;
+	unsigned have;
+	uint64_t when;
+};
+
+/* Add each of the nwin windows to the accumulator of each of the count
+ * feeds, as counter_acc_add would. Each accumulator is read and written
+ * once for all the windows: a caller that holds a few windows of the
+ * same accumulators back and adds them together saves most of the work. */
+void counter_feed_add(struct counter_acc *accs, const struct counter_feed *feeds,
+		      size_t count, const struct counter_figures *win,
+		      size_t nwin);
 
 /* The same value as an exact fraction num/den (den > 0), for callers that
  * round it exactly: counter_acc_value is num/den as a double. */

@@ -1,4 +1,5 @@
 /* metric.c: the counter engine applied to PMIM. See metric.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmtnum.h"
@@ -31,49 +32,49 @@ term_slot(const struct rpt_term *t, const struct cb_bucket *b)
 /* N (k 0), D (1) or B (2): the virtual fields it reads, its slot when it
  * is one term read as it is, and whether it is (or absent). */
 static bool
-bind_ref(struct metric_cell *cell, unsigned k, const struct rpt_ref *r,
+bind_ref(const struct cb_bucket *bucket, uint16_t *slot, const struct rpt_ref *r,
          bool present, unsigned *uses)
 {
-	cell->slot[k] = METRIC_ZERO;
+	*slot = METRIC_ZERO;
 	if (!present)
 		return true;
 	for (unsigned i = 0; i < r->nterms; i++)
-		if (term_slot(&r->terms[i], cell->bucket) >= CB_MAX_FIELDS)
+		if (term_slot(&r->terms[i], bucket) >= CB_MAX_FIELDS)
 			*uses |= 1u << r->terms[i].kind;
 	if (r->nterms == 1 && r->terms[0].factor == 1)
-		cell->slot[k] = term_slot(&r->terms[0], cell->bucket);
-	return r->nterms == 0 || cell->slot[k] != METRIC_ZERO;
+		*slot = term_slot(&r->terms[0], bucket);
+	return r->nterms == 0 || *slot != METRIC_ZERO;
 }
 
 void
 metric_bind(struct metric_cell *cell, const struct rpt_column *c,
             const struct layout *lay, int bucket, size_t acc, unsigned *uses)
 {
+	struct counter_feed *f = &cell->feed;
 	bool n, d, b;
 
 	memset(cell, 0, sizeof *cell);
-	cell->acc = (uint32_t)acc;
 	cell->type = metric_acc_type(c);
 	cell->col = c;
+	counter_feed_init(f, cell->type, (uint32_t)acc,
+	                  c->text == TEXT_NONE ? c->tb : PM_UNITS_PER_SECOND);
 	if (c->text == TEXT_FIRST_START || c->text == TEXT_LAST_END) {
 		cell->simple = true;
-		cell->slot[0] = CB_MAX_FIELDS + TERM_START;
-		cell->slot[1] = CB_MAX_FIELDS + TERM_END;
-		cell->slot[2] = METRIC_ZERO;
-		cell->tb = PM_UNITS_PER_SECOND;
+		f->n = CB_MAX_FIELDS + TERM_START;
+		f->d = CB_MAX_FIELDS + TERM_END;
+		f->b = METRIC_ZERO;
 		return;
 	}
-	cell->tb = c->tb;
-	cell->need = (uint8_t)(c->parts | METRIC_VALID);
+	f->need = (uint8_t)(c->parts | METRIC_VALID);
 	if (c->bucket >= 0)
 		bucket = c->bucket;
 	if (c->uses_bucket && bucket >= 0) {
 		cell->bucket = &lay->buckets[bucket];
-		cell->need |= (uint8_t)(1u << cell->bucket->part);
+		f->need |= (uint8_t)(1u << cell->bucket->part);
 	}
-	n = bind_ref(cell, 0, &c->n, true, uses);
-	d = bind_ref(cell, 1, &c->d, c->has_d, uses);
-	b = bind_ref(cell, 2, &c->b, c->has_b, uses);
+	n = bind_ref(cell->bucket, &f->n, &c->n, true, uses);
+	d = bind_ref(cell->bucket, &f->d, &c->d, c->has_d, uses);
+	b = bind_ref(cell->bucket, &f->b, &c->b, c->has_b, uses);
 	cell->simple = n && d && b;
 }
 
@@ -142,40 +143,86 @@ static inline bool
 window_of(const struct metric_cell *cell, const struct metric_frame *f,
           struct counter_window *w)
 {
-	if ((f->have & cell->need) != cell->need)
+	const struct counter_feed *feed = &cell->feed;
+
+	if ((f->have & feed->need) != feed->need)
 		return false;
-	w->n = f->x[cell->slot[0]];
-	w->d = f->x[cell->slot[1]];
-	w->b = f->x[cell->slot[2]];
+	w->n = f->x[feed->n];
+	w->d = f->x[feed->d];
+	w->b = f->x[feed->b];
 	if (!cell->simple &&
 	    (!ref_value(cell, 0, f, &w->n) ||
 	     (cell->col->has_d && !ref_value(cell, 1, f, &w->d)) ||
 	     (cell->col->has_b && !ref_value(cell, 2, f, &w->b))))
 		return false;
 	w->db = w->b;
-	w->tb = cell->tb;
+	w->tb = feed->tb;
 	return true;
 }
 
-void
-metric_add(struct counter_acc *accs, const struct metric_cell *cells, size_t n,
-           const struct metric_frame *f, bool fresh)
+bool
+metric_adder_init(struct metric_adder *a, size_t capacity)
 {
-	struct counter_window w = { .when = f->end };
+	a->nfeeds = a->ncells = 0;
+	a->feeds = calloc(capacity, sizeof *a->feeds);
+	a->cells = calloc(capacity, sizeof *a->cells);
+	return a->feeds && a->cells;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		const struct metric_cell *cell = &cells[i];
-		struct counter_acc *acc = &accs[cell->acc];
+void
+metric_adder_put(struct metric_adder *a, const struct metric_cell *cell)
+{
+	if (cell->simple)
+		a->feeds[a->nfeeds++] = cell->feed;
+	else
+		a->cells[a->ncells++] = *cell;
+}
 
-		if (fresh)
-			counter_acc_init(acc, cell->type);
-		if (!window_of(cell, f, &w)) {
-			counter_acc_add_none(acc);
-			continue;
+void
+metric_adder_ready(struct metric_adder *a)
+{
+	counter_feed_sort(a->feeds, a->nfeeds);
+}
+
+void
+metric_adder_free(struct metric_adder *a)
+{
+	free(a->feeds);
+	free(a->cells);
+}
+
+void
+metric_restart(struct counter_acc *accs, const struct metric_adder *a)
+{
+	/* an accumulator keeps its type */
+	for (size_t i = 0; i < a->nfeeds; i++)
+		counter_acc_init(&accs[a->feeds[i].acc], accs[a->feeds[i].acc].type);
+	for (size_t i = 0; i < a->ncells; i++)
+		counter_acc_init(&accs[a->cells[i].feed.acc], a->cells[i].type);
+}
+
+void
+metric_add(struct counter_acc *accs, const struct metric_adder *a,
+           const struct metric_frame *f, size_t n)
+{
+	struct counter_figures win[METRIC_BATCH];
+
+	for (size_t k = 0; k < n; k++)
+		win[k] = (struct counter_figures){ f[k].x, f[k].have, f[k].end };
+	counter_feed_add(accs, a->feeds, a->nfeeds, win, n);
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct metric_cell *cell = &a->cells[i];
+		struct counter_acc *acc = &accs[cell->feed.acc];
+
+		for (size_t k = 0; k < n; k++) {
+			struct counter_window w = { .when = f[k].end };
+
+			if (!window_of(cell, &f[k], &w))
+				counter_acc_add_none(acc);
+			else	/* PM_E_NO_VALUE (a zero denominator) is
+				 * counted in the accumulator */
+				counter_acc_add(acc, &w);
 		}
-		/* PM_E_NO_VALUE (a zero denominator) is counted in the
-		 * accumulator */
-		counter_acc_add(acc, &w);
 	}
 }
 

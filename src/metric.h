@@ -10,7 +10,11 @@
  * The per-interval path looks nothing up: a column is bound once, for the
  * bucket of its row, to slots of a frame (metric_bind), and each interval
  * fills one frame, its fields and virtual fields (@duration, @wait_time,
- * ...) computed once, for every column to read (metric_frame_set).
+ * ...) computed once, for every column to read (metric_frame_set). A
+ * report holds up to METRIC_BATCH frames of one group back and adds them
+ * together: the engine then reads and writes each accumulator once for
+ * all of them (counter_feed_add), which is most of the cost of a report
+ * of many columns.
  *
  * Values: the engine's average function (counter_acc_value) decides
  * whether there is one; the figure written is the same quotient of the
@@ -51,18 +55,17 @@ struct metric_frame {
 
 /* A column bound to the bucket of its row and to its accumulator in a
  * group's array of them. When N, D and B are each one term read as it is
- * (or none: METRIC_ZERO), the usual case, they are slot[]; otherwise they
- * are the column's references, read term by term. first_start and
- * last_end read @start and @end, valid or not. Small: an interval goes
- * through every cell of a report. */
+ * (or none: METRIC_ZERO), the usual case, the column is simple: the feed's
+ * slots are N, D and B, and the engine adds it with the other simple ones
+ * (counter_feed_add); otherwise N, D and B are the column's references,
+ * read term by term. The feed's need is the parts the column reads (bits
+ * 1..7) and METRIC_VALID. first_start and last_end read @start and @end,
+ * valid or not. */
 struct metric_cell {
-	uint64_t tb;
+	struct counter_feed feed;
 	const struct rpt_column *col;
 	const struct cb_bucket *bucket; /* of its row, or NULL */
-	uint32_t acc;       /* its accumulator in a group's array */
 	enum counter_type type; /* the accumulator's (metric_acc_type) */
-	uint16_t slot[3];   /* N, D, B */
-	uint8_t need;       /* parts it reads (bits 1..7), and METRIC_VALID */
 	bool simple;
 };
 
@@ -82,11 +85,32 @@ void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
 void metric_frame_set(struct metric_frame *f, const struct layout *lay,
                       const struct interval *iv, unsigned uses);
 
-/* Add the frame's interval to a group's accumulators, as the window of
- * each of the n bound columns; with fresh, as their only window (each
- * accumulator starts anew: a row of one interval). */
-void metric_add(struct counter_acc *accs, const struct metric_cell *cells,
-                size_t n, const struct metric_frame *f, bool fresh);
+/* What an interval adds to a group's accumulators: the bound columns,
+ * the simple ones as the engine's feeds, added in one call. */
+struct metric_adder {
+	struct counter_feed *feeds;
+	struct metric_cell *cells;      /* the others */
+	size_t nfeeds, ncells;
+};
+
+/* Room for capacity columns; false when out of memory. */
+bool metric_adder_init(struct metric_adder *a, size_t capacity);
+void metric_adder_put(struct metric_adder *a, const struct metric_cell *cell);
+/* After the last put: the feeds in the order the engine adds fastest. */
+void metric_adder_ready(struct metric_adder *a);
+void metric_adder_free(struct metric_adder *a);
+
+/* Frames a caller may hold back and add together (metric_add): enough
+ * to read and write each accumulator once for several intervals. */
+#define METRIC_BATCH 16
+
+/* Add the intervals of n frames (at most METRIC_BATCH) to a group's
+ * accumulators, each as the window of each column. */
+void metric_add(struct counter_acc *accs, const struct metric_adder *a,
+                const struct metric_frame *f, size_t n);
+
+/* Start the group's accumulators anew (a row of one interval). */
+void metric_restart(struct counter_acc *accs, const struct metric_adder *a);
 
 /* What metric_format needs of a column, in a few bytes: a row formats
  * every column, and the columns themselves are large. */

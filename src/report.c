@@ -38,13 +38,15 @@ struct report {
 	struct rpt_column incomplete; /* the hidden column: @incomplete */
 	/* what an interval adds: every accumulator of a group that keeps
 	 * figures, bound to its column and row */
-	struct metric_cell *bound;
-	size_t nbound;
+	struct metric_adder adder;
 	/* a streamed row's figures, rows x columns: each the frame's interval
 	 * alone, formatted without an accumulator */
 	struct metric_cell *direct;
 	unsigned uses;         /* virtual fields the bound columns read */
-	struct metric_frame frame;
+	/* intervals held back, to be added together to the group whose
+	 * first accumulator is batch_acc (an offset: accs may move) */
+	struct metric_frame frames[METRIC_BATCH];
+	size_t nframes, batch_acc;
 	struct counter_acc *blank; /* a new group's accumulators */
 	/* the columns written */
 	struct sink_column *out;
@@ -95,7 +97,10 @@ init_accs(const struct report *r, struct counter_acc *a)
 static void
 bind(struct report *r, size_t acc, const struct rpt_column *c, int bucket)
 {
-	metric_bind(&r->bound[r->nbound++], c, r->lay, bucket, acc, &r->uses);
+	struct metric_cell cell;
+
+	metric_bind(&cell, c, r->lay, bucket, acc, &r->uses);
+	metric_adder_put(&r->adder, &cell);
 }
 
 /* Every accumulator that keeps figures, bound to its column and row. */
@@ -123,14 +128,29 @@ bind_all(struct report *r)
 				bind(r, r->top_base + b * def->ntop + k, &def->top_cols[k],
 				     (int)b);
 	bind(r, r->hidden, &r->incomplete, -1);
+	metric_adder_ready(&r->adder);
 }
 
-/* Add iv to a group's accumulators; a streamed row's start anew. */
+/* Add the intervals held back to their group. */
 static void
-add_interval(struct report *r, struct counter_acc *a, const struct interval *iv)
+flush(struct report *r)
 {
-	metric_frame_set(&r->frame, r->lay, iv, r->uses);
-	metric_add(a, r->bound, r->nbound, &r->frame, r->stream);
+	if (r->nframes > 0)
+		metric_add(&r->accs[r->batch_acc], &r->adder, r->frames, r->nframes);
+	r->nframes = 0;
+}
+
+/* Add iv to the group whose accumulators start at acc, held back until
+ * the batch is full or an interval of another group comes. */
+static void
+add_interval(struct report *r, size_t acc, const struct interval *iv)
+{
+	if (r->nframes > 0 && acc != r->batch_acc)
+		flush(r);
+	r->batch_acc = acc;
+	metric_frame_set(&r->frames[r->nframes++], r->lay, iv, r->uses);
+	if (r->nframes == METRIC_BATCH)
+		flush(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -263,7 +283,7 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
 		for (size_t c = 0; c < def->ncols; c++, i++)
 			if (r->stream && r->fmt[c].figure)
 				t = end_cell(r, i, t, metric_format_frame(&r->fmt[c],
-				             &r->direct[row * def->ncols + c], &r->frame, t));
+				             &r->direct[row * def->ncols + c], &r->frames[0], t));
 			else
 				t = set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c],
 				             source, iv, bucket, t);
@@ -330,17 +350,20 @@ grow(struct report *r)
 	return true;
 }
 
-/* The accumulators of (source, period); NULL when the group would pass
- * --max-groups or memory ran out (reported once). */
-static struct counter_acc *
-find_group(struct report *r, uint32_t source, int64_t period)
+/* The first accumulator of (source, period), an offset into accs; false
+ * when the group would pass --max-groups or memory ran out (reported
+ * once). */
+static bool
+find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
 {
 	size_t s = slot_of(r, source, period);
 
 	for (; r->index[s]; s = (s + 1) & (r->index_size - 1)) {
 		struct group *g = &r->groups[r->index[s] - 1];
-		if (g->source == source && g->period == period)
-			return &r->accs[g->acc];
+		if (g->source == source && g->period == period) {
+			*acc = g->acc;
+			return true;
+		}
 	}
 	if ((r->ngroups + 1) * r->nrows > r->o.max_groups || !grow(r)) {
 		if (r->left_out++ == 0)
@@ -348,13 +371,14 @@ find_group(struct report *r, uint32_t source, int64_t period)
 			        ? PM_E_GROUP_LIMIT : PM_E_NOMEM, DIAG_NO_OFFSET,
 			        "%zu rows held; intervals of further groups are left out",
 			        r->ngroups * r->nrows);
-		return NULL;
+		return false;
 	}
 	struct group *g = &r->groups[r->ngroups];
 	*g = (struct group){ source, period, r->ngroups * r->stride };
 	index_put(r, r->ngroups++);
 	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
-	return &r->accs[g->acc];
+	*acc = g->acc;
+	return true;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -382,23 +406,26 @@ report_interval(const struct interval *iv, void *ctx)
 {
 	struct report *r = ctx;
 	bool complete = (iv->parts & r->all_parts) == r->all_parts;
-	struct counter_acc *a;
 	int64_t period = 0;
+	size_t acc;
 
 	if ((r->o.complete_only && !complete) || iv->start < r->o.from ||
 	    iv->start >= r->o.to || !source_selected(r, iv->source))
 		return;
 	if (r->stream) {
-		a = r->scratch;
+		/* a row of its own, written now */
+		metric_restart(r->scratch, &r->adder);
+		metric_frame_set(&r->frames[0], r->lay, iv, r->uses);
+		metric_add(r->scratch, &r->adder, r->frames, 1);
 	} else {
 		if (r->o.by == BY_DAY || r->o.by == BY_HOUR) {
 			int64_t len = period_length(r->o.by);
 			period = iv->start - ((iv->start % len) + len) % len;
 		}
-		if (!(a = find_group(r, iv->source, period)))
+		if (!find_group(r, iv->source, period, &acc))
 			return;
+		add_interval(r, acc, iv);
 	}
-	add_interval(r, a, iv);
 	if (r->intervals == 0 || iv->start < r->first_start)
 		r->first_start = iv->start;
 	if (r->intervals == 0 || iv->end > r->last_end)
@@ -406,7 +433,7 @@ report_interval(const struct interval *iv, void *ctx)
 	r->intervals++;
 	r->incomplete_count += !complete;
 	if (r->stream)
-		emit(r, iv->source, iv->start, iv, a);
+		emit(r, iv->source, iv->start, iv, r->scratch);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -471,6 +498,7 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 {
 	struct report *r = calloc(1, sizeof *r);
 	size_t top_out = (size_t)def->top_n * def->ntop, nout;
+	bool adder;
 
 	*st = PM_E_NOMEM;
 	if (!r)
@@ -504,13 +532,13 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 	r->accs = malloc(r->cap * r->stride * sizeof *r->accs);
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
-	r->bound = calloc(r->stride, sizeof *r->bound);
+	adder = metric_adder_init(&r->adder, r->stride);
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
 	r->blank = calloc(r->stride, sizeof *r->blank);
 	if (!r->types || !r->top_types || !r->out || !r->top_names || !r->cells ||
 	    !r->cell_text || !r->fmt || !r->top_fmt || !r->source_state ||
 	    !r->groups || !r->accs || !r->index ||
-	    !r->bound || !r->direct || !r->blank) {
+	    !adder || !r->direct || !r->blank) {
 		report_close(r);
 		return NULL;
 	}
@@ -555,6 +583,7 @@ report_finish(struct report *r, struct report_meta *m)
 {
 	struct sort_key *keys = NULL;
 
+	flush(r);
 	if (r->ngroups) {
 		keys = malloc(r->ngroups * sizeof *keys);
 		if (!keys)
@@ -599,7 +628,7 @@ report_close(struct report *r)
 	free(r->groups);
 	free(r->accs);
 	free(r->index);
-	free(r->bound);
+	metric_adder_free(&r->adder);
 	free(r->direct);
 	free(r->blank);
 	free(r);

@@ -1095,6 +1095,132 @@ START_TEST(window_fraction_is_one_window)
 }
 END_TEST
 
+/* Feeds: windows read from vectors of figures, several windows a call.
+ * Figures worked out by hand; a feed whose flags are missing counts a
+ * window without a value. */
+START_TEST(feeds_by_hand)
+{
+	/* two windows: x = { N of waits, time in 10**-4 s, duration in
+	 * 10**-4 s, highest wait }; flag 1 is "has the part" */
+	const uint64_t x1[] = { 4, 30000, 600000, 9000 };
+	const uint64_t x2[] = { 6, 20000, 600000, 12000 };
+	const uint64_t x3[] = { 99, 99, 99, 99 };
+	const struct counter_figures win[] = {
+		{ x1, 1, 10 }, { x2, 1, 20 }, { x3, 0, 30 },
+	};
+	struct counter_feed f[4];
+	struct counter_acc acc[4];
+	double v;
+
+	counter_feed_init(&f[0], CT_PERF_AVERAGE_TIMER, 0, 10000);
+	f[0].n = 1; f[0].b = 0; f[0].need = 1;
+	counter_feed_init(&f[1], CT_PERF_COUNTER_COUNTER, 1, 10000);
+	f[1].n = 0; f[1].d = 2; f[1].need = 1;
+	counter_feed_init(&f[2], CT_MAX, 2, 10000);
+	f[2].n = 3; f[2].need = 1;
+	counter_feed_init(&f[3], CT_PERF_COUNTER_DELTA, 3, 10000);
+	f[3].n = 0; f[3].need = 0;	/* needs nothing: x3 counts */
+	counter_acc_init(&acc[0], CT_PERF_AVERAGE_TIMER);
+	counter_acc_init(&acc[1], CT_PERF_COUNTER_COUNTER);
+	counter_acc_init(&acc[2], CT_MAX);
+	counter_acc_init(&acc[3], CT_PERF_COUNTER_DELTA);
+	counter_feed_sort(f, 4);
+	counter_feed_add(acc, f, 4, win, 3);
+	/* (50000 / 10000 s) / (4 + 6) waits = 0.5 s */
+	EXPECT_VALUE(counter_acc_value(&acc[0], &v), v, 0.5);
+	ck_assert_uint_eq(acc[0].windows, 3);
+	ck_assert_uint_eq(acc[0].no_value, 1);
+	/* 10 waits / (1200000 / 10000 s) = 1/12 per second */
+	EXPECT_VALUE(counter_acc_value(&acc[1], &v), v, 1.0 / 12);
+	/* max(9000, 12000) */
+	EXPECT_VALUE(counter_acc_value(&acc[2], &v), v, 12000.0);
+	/* (4 + 6 + 99) / 3 windows */
+	EXPECT_VALUE(counter_acc_value(&acc[3], &v), v, 109.0 / 3);
+	ck_assert_uint_eq(acc[3].no_value, 0);
+	/* the same in two calls, and unsorted (runs of one) */
+	counter_feed_init(&f[0], CT_MAX, 0, 1);
+	f[0].n = 3; f[0].need = 1;
+	counter_acc_init(&acc[0], CT_MAX);
+	counter_feed_add(acc, f, 1, &win[1], 1);
+	counter_feed_add(acc, f, 1, &win[0], 1);
+	EXPECT_VALUE(counter_acc_value(&acc[0], &v), v, 12000.0);
+}
+END_TEST
+
+/* Sorting makes runs of one formula, and keeps every feed. */
+START_TEST(feed_sort_runs)
+{
+	const enum counter_type t[] = {
+		CT_MAX, CT_PERF_COUNTER_DELTA, CT_MAX, CT_PERF_AVERAGE_TIMER,
+		CT_PERF_COUNTER_DELTA, CT_MAX,
+	};
+	struct counter_feed f[6];
+	unsigned seen = 0;
+
+	for (uint32_t i = 0; i < 6; i++)
+		counter_feed_init(&f[i], t[i], i, 1);
+	counter_feed_sort(f, 6);
+	for (size_t i = 0; i < 6; i += f[i].run) {
+		ck_assert_uint_ge(f[i].run, 1);
+		for (size_t k = i; k < i + f[i].run; k++) {
+			ck_assert_uint_eq(f[k].op, f[i].op);
+			ck_assert_uint_eq(f[k].run, f[i].run - (k - i));
+			seen |= 1u << f[k].acc;
+		}
+	}
+	ck_assert_uint_eq(seen, 0x3f);
+	/* MAX 3, DELTA 2, AVERAGE_TIMER 1, in some order of formulas */
+	ck_assert_uint_eq(f[0].run + f[f[0].run].run +
+	                  f[f[0].run + f[f[0].run].run].run, 6);
+}
+END_TEST
+
+/* For every type, windows at the edges (zeros, N above D, no base, no
+ * clock, missing flags), fed several a call, leave the accumulator as
+ * adding them one by one does (the path checked by hand above). */
+START_TEST(feed_is_acc_add)
+{
+	static const uint64_t v[] = { 0, 1, 3, 10000, 4294967295ULL,
+	                              18446744073709551615ULL };
+	const size_t nv = sizeof v / sizeof v[0];
+	uint64_t x[7][4];
+	struct counter_figures win[7];
+
+	for (int t = 0; t < CT_COUNT; t++)
+		for (size_t i = 0; i < nv * nv * nv; i++) {
+			struct counter_feed f;
+			struct counter_acc fed[2], one;
+			size_t nwin = 1 + i % 7;
+
+			for (size_t k = 0; k < nwin; k++) {
+				size_t j = (i + 5 * k) % (nv * nv * nv);
+				x[k][0] = v[j % nv];
+				x[k][1] = v[j / nv % nv];
+				x[k][2] = v[j / nv / nv % nv];
+				x[k][3] = 0;
+				win[k] = (struct counter_figures){ x[k], (unsigned)(j % 4),
+				                                   j * 7 % 11 };
+			}
+			counter_feed_init(&f, (enum counter_type)t, 1,
+			                  i % 2 ? 10000000 : 0);
+			f.n = 0; f.d = 1; f.b = 2;
+			f.need = (uint8_t)(i % 3);
+			counter_acc_init(&fed[1], (enum counter_type)t);
+			counter_acc_init(&one, (enum counter_type)t);
+			counter_feed_add(fed, &f, 1, win, nwin);
+			for (size_t k = 0; k < nwin; k++) {
+				struct counter_window w = { x[k][0], x[k][1], x[k][2],
+				                            x[k][2], f.tb, win[k].when };
+				if ((win[k].have & f.need) != f.need)
+					counter_acc_add_none(&one);
+				else
+					(void)counter_acc_add(&one, &w);
+			}
+			ck_acc_equal(&fed[1], &one);
+		}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1128,6 +1254,9 @@ main(void)
 	tcase_add_test(tc, acc_from_samples);
 	tcase_add_test(tc, acc_fraction_exact);
 	tcase_add_test(tc, window_fraction_is_one_window);
+	tcase_add_test(tc, feeds_by_hand);
+	tcase_add_test(tc, feed_sort_runs);
+	tcase_add_test(tc, feed_is_acc_add);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
