@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fmtnum.h"
+#include "gcd.h"
 #include "metric.h"
 #include "pmtime.h"
 
@@ -232,17 +233,6 @@ mul(u128 a, u128 b, u128 *out)
 	return !__builtin_mul_overflow(a, b, out);
 }
 
-static u128
-gcd128(u128 a, u128 b)
-{
-	while (b) {
-		u128 t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* num/den times the column's factor, reduced; false when it does not fit
  * 64 bits. */
 static bool
@@ -250,12 +240,12 @@ scaled_fraction(const struct rpt_column *c, u128 num, u128 den, uint64_t *n,
                 uint64_t *d)
 {
 	/* den and the scale's terms are at least 1: so are g1 and g2 */
-	u128 g1 = gcd128(num, c->scale_den), g2 = gcd128(den, c->scale_num), g;
+	u128 g1 = gcd(num, c->scale_den), g2 = gcd(den, c->scale_num), g;
 
 	if (!mul(num / g1, c->scale_num / g2, &num) ||
 	    !mul(den / g2, c->scale_den / g1, &den))
 		return false;
-	g = gcd128(num, den);
+	g = gcd(num, den);
 	if (g > 1) {
 		num /= g;
 		den /= g;

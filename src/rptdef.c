@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gcd.h"
 #include "pmtime.h"
 #include "rptdef.h"
 
@@ -176,17 +177,6 @@ parse_uint(const char *s, uint64_t max, uint64_t *out)
 	return 1;
 }
 
-static uint64_t
-gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 #define SCALE_MAX UINT64_C(1000000000000000000)
 
 /* A scale: "1000", "0.001" or "1/4096": an exact fraction. */
@@ -219,8 +209,8 @@ parse_scale(const char *s, uint64_t *num, uint64_t *den)
 	}
 	if (n == 0 || d == 0)
 		return 0;
-	*num = n / gcd(n, d);
-	*den = d / gcd(n, d);
+	*num = n / (uint64_t)gcd(n, d);
+	*den = d / (uint64_t)gcd(n, d);
 	return 1;
 }
 
@@ -512,7 +502,7 @@ parse_column(struct parser *p, char **tok, size_t ntok, struct rpt_column *c)
 			return fail(p, "column '%s': scale too large", c->name);
 		c->scale_num = scale_num * per;
 		c->scale_den = scale_den * den;
-		g = gcd(c->scale_num, c->scale_den);
+		g = (uint64_t)gcd(c->scale_num, c->scale_den);
 		c->scale_num /= g;
 		c->scale_den /= g;
 	}
