@@ -76,3 +76,13 @@ diag_warning_count(const struct diag *d)
 			n += d->count[st];
 	return n;
 }
+
+void
+diag_hex(char *out, size_t cap, const uint8_t *p, size_t n)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used + 3 <= cap; i++)
+		used += (size_t)snprintf(out + used, cap - used, "%02x", p[i]);
+}

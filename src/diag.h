@@ -6,6 +6,7 @@
 #ifndef DIAG_H
 #define DIAG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -35,6 +36,10 @@ void diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
+
+/* The n bytes at p as hex digits, for a message's x'...': as many as fit
+ * out (cap bytes, the NUL included). */
+void diag_hex(char *out, size_t cap, const uint8_t *p, size_t n);
 
 /* Lines "N more messages of this kind suppressed" for each capped status. */
 void diag_print_suppressed(const struct diag *d);

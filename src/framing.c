@@ -13,29 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "detect.h"
 #include "framing.h"
+#include "walk.h"
 
-#define DESC_LEN 4          /* BDW, RDW and SDW */
-#define SEG_MAX 32760       /* longest RDW/SDW, and plain BDW block */
-#define BDW_MIN 8           /* a BDW and one empty segment */
-#define BDW_EXTENDED 0x80000000u
 #define RDW_LEN_MAX 0xffffu
 
 #define DEFAULT_BUFFER ((size_t)4 << 20)
 #define MIN_BUFFER ((size_t)512 << 10)
 #define DEFAULT_MAX_RECORD ((size_t)16 << 20)
 #define JOIN_START ((size_t)64 << 10)
-/* Look-ahead for detection: four PM records of the largest size fit. */
-#define DETECT_WINDOW ((size_t)256 << 10)
 /* Look-ahead when resynchronising: three PM records of the largest size. */
 #define RESYNC_WINDOW ((size_t)192 << 10)
-#define VOTE_UNITS 16       /* records looked at to tell SMF from PM */
-#define PARTIAL_BLOCK_SEGMENTS 8 /* evidence for a block larger than a window */
-#define DAMAGED_START_UNITS 2 /* more evidence when the first units are damaged */
-#define TEXT_SAMPLE 4096
-
-enum seg_code { SEG_COMPLETE = 0, SEG_FIRST = 1, SEG_LAST = 2, SEG_MIDDLE = 3 };
 
 enum step { STEP_MORE, STEP_RECORD, STEP_END, STEP_ERROR };
 
@@ -78,292 +67,12 @@ struct framer {
 	struct assembly span;
 };
 
-/* ---- descriptors ---- */
-
-struct desc {
-	size_t len;
-	unsigned code;
-};
-
-/* An RDW/SDW at off: NULL when valid, else what is wrong with it. */
-static const char *
-sdw_parse(struct span s, size_t off, struct desc *d)
-{
-	uint16_t len;
-	uint8_t b2, b3;
-
-	if (!be_u16(s, off, &len) || !be_u8(s, off + 2, &b2) ||
-	    !be_u8(s, off + 3, &b3))
-		return "cut short";
-	if (len < DESC_LEN)
-		return "length below 4";
-	if (len > SEG_MAX)
-		return "length above 32,760";
-	if ((b2 & 0xfc) != 0 || b3 != 0)
-		return "reserved bits set";
-	d->len = len;
-	d->code = b2 & 0x03;
-	return NULL;
-}
-
-/* A BDW at off, plain or extended: NULL when valid, else what is wrong. */
-static const char *
-bdw_parse(struct span s, size_t off, uint64_t *len)
-{
-	uint32_t w;
-
-	if (!be_u32(s, off, &w))
-		return "cut short";
-	if (w & BDW_EXTENDED) {
-		*len = w & ~BDW_EXTENDED;
-		/* BSAM with the large block interface may put the extended form
-		 * on a block of any length (DFSMS, "Block Descriptor Word") */
-		return *len < BDW_MIN ? "length below 8" : NULL;
-	}
-	if ((w & 0xffff) != 0)
-		return "bytes 2-3 not zero";
-	*len = w >> 16;
-	if (*len < BDW_MIN)
-		return "length below 8";
-	if (*len > SEG_MAX)
-		return "length above 32,760";
-	return NULL;
-}
-
-/* A PM record at off that looks like one (for detection and
- * resynchronisation; reading trusts any length of 4 or more). */
-static bool
-pm_plausible(const struct fr_records *rs, struct span s, size_t off,
-             size_t *len)
-{
-	bool plausible = false;
-
-	*len = off < s.len ? rs->pm_length(s.p + off, s.len - off, &plausible,
-	                                   rs->pm_ctx) : 0;
-	return plausible;
-}
-
-/* What a record holds, from its first segment (SDW included). */
-static enum content
-content_of(const struct fr_records *rs, struct span seg)
-{
-	size_t len;
-
-	if (pm_plausible(rs, seg, DESC_LEN, &len) && len == seg.len - DESC_LEN)
-		return CONTENT_PM;
-	if (rs->smf_header(seg.p, seg.len, rs->smf_ctx))
-		return CONTENT_SMF;
-	return CONTENT_AUTO;
-}
-
-/* Whether a record's first segment (SDW included) can start content c: an
- * SMF header, or a PM record that a complete segment holds whole; for
- * CONTENT_AUTO either. A first segment too short to show a header passes,
- * for a record may be spanned anywhere. Detection and resynchronisation
- * ask this, so that bytes inside a record do not pass for descriptors. */
-static bool
-content_fits(const struct fr_records *rs, struct span seg, unsigned code,
-             enum content c)
-{
-	size_t len;
-	bool smf, pm;
-
-	if (code == SEG_MIDDLE || code == SEG_LAST ||
-	    (code == SEG_FIRST && seg.len < FR_HEAD_MAX))
-		return true;
-	smf = rs->smf_header(seg.p, seg.len, rs->smf_ctx);
-	pm = pm_plausible(rs, seg, DESC_LEN, &len) &&
-	     (code == SEG_FIRST || len <= seg.len - DESC_LEN);
-	return c == CONTENT_SMF ? smf : c == CONTENT_PM ? pm : smf || pm;
-}
-
-/* ---- walking a window: detection and resynchronisation ---- */
-
-enum check { CHECK_OK, CHECK_BAD, CHECK_CUT };
-
-struct walk {
-	const struct fr_records *rs;
-	struct span w;
-	bool at_eof;        /* w ends where the input ends */
-	bool exact_end;     /* at the end, units must end where the input does */
-	size_t off;
-	unsigned units;     /* records (PM, RDW) or blocks (BDW) that held */
-	unsigned segs;      /* RDW/SDWs that held */
-	bool ordered;       /* segments must come in order (detection) */
-	bool in_span;       /* a first segment seen, its last not yet */
-	enum content content; /* what records must start with (AUTO: either) */
-	unsigned *votes;    /* NULL, or records seen per enum content */
-};
-
-/* Whether a segment may follow what the walk has seen: after the first,
- * middles and lasts only inside a spanned record, others only outside.
- * Resynchronising does not ask this: damage often leaves orphans behind. */
-static bool
-walk_in_order(struct walk *k, struct span seg, unsigned code)
-{
-	bool continues = code == SEG_MIDDLE || code == SEG_LAST;
-
-	if (k->ordered && k->segs > 0 && continues != k->in_span)
-		return false;
-	if (!content_fits(k->rs, seg, code, k->content))
-		return false;
-	k->in_span = code == SEG_FIRST || code == SEG_MIDDLE;
-	k->segs++;
-	if (k->votes && !continues)
-		k->votes[content_of(k->rs, seg)]++;
-	return true;
-}
-
-/* A walk that ran out of window: good only at the end of the input, after
- * at least one unit (a short file, or one cut short); when resynchronising,
- * only if the units end where the input does, for a unit that runs past
- * the end is no evidence. */
-static bool
-walk_out(const struct walk *k)
-{
-	return k->at_eof && k->units > 0 && (!k->exact_end || k->off == k->w.len);
-}
-
-static bool
-walk_pm(struct walk *k, unsigned need)
-{
-	while (k->units < need) {
-		size_t left = k->w.len - k->off, len;
-
-		if (left < k->rs->pm_peek)
-			return walk_out(k);
-		if (!pm_plausible(k->rs, k->w, k->off, &len))
-			return false;
-		if (len > left)
-			return walk_out(k);
-		k->off += len;
-		k->units++;
-	}
-	return true;
-}
-
-static bool
-walk_rdw(struct walk *k, unsigned need)
-{
-	while (k->units < need) {
-		size_t left = k->w.len - k->off;
-		struct desc d;
-
-		if (left < DESC_LEN)
-			return walk_out(k);
-		if (sdw_parse(k->w, k->off, &d) != NULL)
-			return false;
-		if (d.len > left)
-			return walk_out(k);
-		if (!walk_in_order(k, span_sub(k->w, k->off, d.len), d.code))
-			return false;
-		k->off += d.len;
-		k->units++;
-	}
-	return true;
-}
-
-/* The segments of a block ending at block_end (window-relative), which
- * must fill it exactly; CHECK_CUT when the window ends first. */
-static enum check
-walk_block(struct walk *k, uint64_t block_end)
-{
-	size_t lim = block_end < k->w.len ? (size_t)block_end : k->w.len;
-	bool cut = block_end > lim;
-
-	while (k->off < lim) {
-		struct desc d;
-
-		if (lim - k->off < DESC_LEN)
-			return cut ? CHECK_CUT : CHECK_BAD;
-		if (sdw_parse(k->w, k->off, &d) != NULL ||
-		    d.len > block_end - k->off)
-			return CHECK_BAD;
-		if (d.len > lim - k->off)
-			return CHECK_CUT;
-		if (!walk_in_order(k, span_sub(k->w, k->off, d.len), d.code))
-			return CHECK_BAD;
-		k->off += d.len;
-	}
-	return cut ? CHECK_CUT : CHECK_OK;
-}
-
-static bool
-walk_bdw(struct walk *k, unsigned need)
-{
-	while (k->units < need) {
-		uint64_t len;
-
-		if (k->w.len - k->off < DESC_LEN)
-			return walk_out(k);
-		if (bdw_parse(k->w, k->off, &len) != NULL)
-			return false;
-		k->off += DESC_LEN;
-		switch (walk_block(k, k->off - DESC_LEN + len)) {
-		case CHECK_BAD:
-			return false;
-		case CHECK_CUT:
-			/* a block larger than the window holds many segments */
-			return k->at_eof ? k->units > 0 && !k->exact_end
-			                 : k->segs >= PARTIAL_BLOCK_SEGMENTS;
-		case CHECK_OK:
-			k->units++;
-			break;
-		}
-	}
-	return true;
-}
-
-/* Whether need units of framing f walk from the walk's start: all of them,
- * or fewer that reach the end of the input. */
-static bool
-walk_run(struct walk *k, enum framing f, unsigned need)
-{
-	switch (f) {
-	case FRAMING_PM:
-		return walk_pm(k, need);
-	case FRAMING_RDW:
-		return walk_rdw(k, need);
-	case FRAMING_BDW:
-		return walk_bdw(k, need);
-	case FRAMING_AUTO:
-		break;
-	}
-	return false;
-}
-
-static bool
-walks(const struct fr_records *rs, enum framing f, enum content c,
-      struct span w, bool at_eof, unsigned need, bool ordered, unsigned *votes)
-{
-	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof, .ordered = ordered,
-	                  .content = c, .votes = votes };
-	return walk_run(&k, f, need);
-}
-
-/* ---- names ---- */
-
-static const struct framing_rule {
-	const char *name;
-	unsigned detect_units;  /* units that must walk before detection commits */
-	unsigned resync_units;  /* units that must walk to resume after damage */
-} rules[] = {
-	[FRAMING_AUTO] = { "auto", 0, 0 },
-	[FRAMING_PM] = { "pm", 4, 3 },
-	[FRAMING_RDW] = { "rdw", 4, 3 },
-	[FRAMING_BDW] = { "bdw", 3, 2 },
-};
-
-/* Tried in this order (see detect_framing): a BDW file can walk as RDWs,
- * an RDW file hardly ever as BDW blocks. */
-static const enum framing detect_order[] = { FRAMING_BDW, FRAMING_RDW, FRAMING_PM };
-
 const char *
 framing_name(enum framing f)
 {
-	if ((unsigned)f >= sizeof rules / sizeof rules[0])
+	if ((unsigned)f >= sizeof framing_rules / sizeof framing_rules[0])
 		return "unknown";
-	return rules[f].name;
+	return framing_rules[f].name;
 }
 
 /* ---- reading ---- */
@@ -475,6 +184,23 @@ truncated(struct framer *fr, size_t avail, size_t need, const char *what)
 	return STEP_MORE;
 }
 
+/* Whether the DESC_LEN bytes of a descriptor (named what) are at pos;
+ * when not, *step is what the step returns: the end, a read error, or the
+ * input cut short inside the descriptor, reported. */
+static bool
+desc_here(struct framer *fr, const char *what, size_t *avail, enum step *step)
+{
+	if (!fill(fr, DESC_LEN, avail))
+		*step = STEP_ERROR;
+	else if (*avail == 0)
+		*step = STEP_END;
+	else if (*avail < DESC_LEN)
+		*step = truncated(fr, *avail, DESC_LEN, what);
+	else
+		return true;
+	return false;
+}
+
 /* Consume up to n bytes as damaged, through as many reads as it takes;
  * fewer at the end of the input. False after a read error. */
 static bool
@@ -495,15 +221,6 @@ skip_damaged(struct framer *fr, uint64_t n)
 	return true;
 }
 
-static void
-hex_bytes(char *out, size_t cap, const uint8_t *p, size_t n)
-{
-	size_t used = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < n && used + 3 <= cap; i++)
-		used += (size_t)snprintf(out + used, cap - used, "%02x", p[i]);
-}
 
 /* Skip forward a byte at a time to where units of the framing walk again,
  * and report the bytes skipped once. */
@@ -528,7 +245,7 @@ resync(struct framer *fr, uint64_t offset)
 			break;
 		k.w = span_make(fr->buf + fr->pos, min_size(avail, RESYNC_WINDOW));
 		k.at_eof = avail <= RESYNC_WINDOW;
-		found = walk_run(&k, fr->framing, rules[fr->framing].resync_units);
+		found = walk_run(&k, fr->framing, framing_rules[fr->framing].resync_units);
 	}
 	count_damaged(fr, skipped);
 	if (found)
@@ -549,7 +266,7 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 	char hex[2 * DESC_LEN + 1];
 
 	span_drop_unended(fr);
-	hex_bytes(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
+	diag_hex(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
 	report(fr, PM_E_BAD_DESCRIPTOR, here(fr), "%s x'%s': %s", what, hex, why);
 	return resync(fr, here(fr));
 }
@@ -561,7 +278,7 @@ static enum step
 cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
           size_t shown)
 {
-	unsigned units = rules[fr->framing].resync_units;
+	unsigned units = framing_rules[fr->framing].resync_units;
 
 	for (size_t off = 1; off < avail; off++) {
 		struct walk k = { .rs = fr->rs, .content = fr->content,
@@ -816,13 +533,10 @@ step_rdw(struct framer *fr, struct fr_record *rec)
 	size_t avail;
 	struct desc d;
 	const char *why;
+	enum step step;
 
-	if (!fill(fr, DESC_LEN, &avail))
-		return STEP_ERROR;
-	if (avail == 0)
-		return STEP_END;
-	if (avail < DESC_LEN)
-		return truncated(fr, avail, DESC_LEN, "RDW");
+	if (!desc_here(fr, "RDW", &avail, &step))
+		return step;
 	why = sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
 	if (why)
 		return bad_descriptor(fr, "RDW", DESC_LEN, why);
@@ -863,7 +577,7 @@ plain_despite_extended_bit(struct framer *fr, uint64_t len)
 		return len;
 	k.w = span_make(fr->buf + fr->pos, (size_t)plain);
 	k.off = DESC_LEN;
-	if (walk_block(&k, plain) != CHECK_OK ||
+	if (walk_block(&k, plain) != WALK_OK ||
 	    (avail > plain && bdw_parse(span_make(fr->buf + fr->pos, avail),
 	                                (size_t)plain, &next) != NULL))
 		return len;
@@ -881,13 +595,10 @@ block_begin(struct framer *fr)
 	uint64_t len;
 	struct desc d;
 	const char *why;
+	enum step step;
 
-	if (!fill(fr, DESC_LEN, &avail))
-		return STEP_ERROR;
-	if (avail == 0)
-		return STEP_END;
-	if (avail < DESC_LEN)
-		return truncated(fr, avail, DESC_LEN, "BDW");
+	if (!desc_here(fr, "BDW", &avail, &step))
+		return step;
 	why = bdw_parse(span_make(fr->buf + fr->pos, avail), 0, &len);
 	if (why)
 		return bad_descriptor(fr, "BDW", DESC_LEN, why);
@@ -960,7 +671,7 @@ block_segment(struct framer *fr, struct fr_record *rec)
 		return truncated(fr, avail, DESC_LEN, "SDW");
 	why = sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
 	if (why) {
-		hex_bytes(hex, sizeof hex, fr->buf + fr->pos, DESC_LEN);
+		diag_hex(hex, sizeof hex, fr->buf + fr->pos, DESC_LEN);
 		return bad_block(fr, "SDW x'%s': %s", hex, why);
 	}
 	if (d.len > fr->block_left)
@@ -986,174 +697,6 @@ static const step_fn steppers[] = {
 	[FRAMING_BDW] = step_bdw,
 };
 
-/* ---- detection ---- */
-
-static const struct magic {
-	const char *bytes;
-	size_t len;
-	const char *cause;
-} magics[] = {
-	{ "\x1f\x8b", 2, "looks gzip-compressed: use zcat file | pmimrpt -" },
-	{ "BZh", 3, "looks bzip2-compressed: use bzcat file | pmimrpt -" },
-	{ "\xfd" "7zXZ", 5, "looks xz-compressed: use xzcat file | pmimrpt -" },
-	{ "\x28\xb5\x2f\xfd", 4,
-	  "looks zstd-compressed: use zstdcat file | pmimrpt -" },
-	{ "PK\x03\x04", 4,
-	  "looks like a zip archive: use unzip -p file | pmimrpt -" },
-};
-
-/* The header AMATERSE/TRSMAIN writes, checked as
- * openmainframeproject/tersedecompress (TerseHeader.java) checks it. Host
- * mode, 12 bytes: x'02' (PACK) or x'05' (SPACK); record format 0 (F) or 1
- * (V); record length as a halfword at 2 and a fullword at 8, not both zero
- * and equal when both are set; flags at 4; ratio at 5 and block size at
- * 6-7, both zero unless the MVS flag (x'04') is set. Native mode: x'01' or
- * x'07', then x'8969A5'. */
-static bool
-looks_tersed(struct span s)
-{
-	uint8_t mode, recfm, flags, ratio;
-	uint16_t len1, blksize;
-	uint32_t len2;
-
-	if (!be_u8(s, 0, &mode))
-		return false;
-	if (mode == 0x01 || mode == 0x07) {
-		uint32_t check;
-		return be_u32(s, 0, &check) && (check & 0xffffff) == 0x8969a5;
-	}
-	if ((mode != 0x02 && mode != 0x05) || !be_u8(s, 1, &recfm) ||
-	    !be_u16(s, 2, &len1) || !be_u8(s, 4, &flags) ||
-	    !be_u8(s, 5, &ratio) || !be_u16(s, 6, &blksize) ||
-	    !be_u32(s, 8, &len2))
-		return false;
-	if (recfm > 1 || (len2 & 0x80000000u) || (len1 == 0 && len2 == 0))
-		return false;
-	if (len1 != 0 && len2 != 0 && len1 != len2)
-		return false;
-	return (flags & 0x04) || (flags == 0 && ratio == 0 && blksize == 0);
-}
-
-/* Mostly printable ASCII and line ends, as a text-mode transfer leaves. */
-static bool
-looks_like_text(struct span s)
-{
-	size_t n = min_size(s.len, TEXT_SAMPLE), printable = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		uint8_t c = s.p[i];
-		if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t')
-			printable++;
-	}
-	return n > 0 && printable * 10 >= n * 9;
-}
-
-/* Why nothing walks, as far as the first bytes tell. */
-static void
-refusal_cause(const struct fr_records *rs, struct span w, char *out, size_t cap)
-{
-	char hex[2 * 8 + 1];
-	/* The SMF header's offsets count from an RDW: give it one to see
-	 * whether the file starts with an SMF record stripped of its RDW. */
-	uint8_t with_rdw[FR_HEAD_MAX] = { 0 };
-	size_t n = min_size(w.len, sizeof with_rdw - DESC_LEN);
-
-	memcpy(with_rdw + DESC_LEN, w.p, n);
-
-	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
-		if (w.len >= magics[i].len &&
-		    memcmp(w.p, magics[i].bytes, magics[i].len) == 0) {
-			snprintf(out, cap, "%s", magics[i].cause);
-			return;
-		}
-	if (looks_tersed(w))
-		snprintf(out, cap, "looks like a tersed file: unpack it with "
-		         "AMATERSE or tersedecompress first");
-	else if (looks_like_text(w))
-		snprintf(out, cap, "looks like ASCII text: a text-mode transfer?");
-	else if (rs->smf_header(with_rdw, n + DESC_LEN, rs->smf_ctx))
-		snprintf(out, cap, "no RDWs: was the file sent by FTP without "
-		         "SITE RDW?");
-	else {
-		hex_bytes(hex, sizeof hex, w.p, min_size(w.len, 8));
-		snprintf(out, cap, "neither BDW blocks, RDW records nor PM records "
-		         "from the start (first bytes x'%s')", hex);
-	}
-}
-
-/* What the records hold, by a vote of the first ones that walk: from the
- * start, or when the first records are damaged, from the first offset
- * where records walk again. */
-static enum content
-detect_content(const struct framer *fr, struct span w, bool at_eof)
-{
-	unsigned votes[3] = { 0, 0, 0 };
-
-	(void)walks(fr->rs, fr->framing, CONTENT_AUTO, w, at_eof, VOTE_UNITS, true,
-	            votes);
-	for (size_t off = 1;
-	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0; off++) {
-		unsigned later[3] = { 0, 0, 0 };
-		if (walks(fr->rs, fr->framing, CONTENT_AUTO,
-		          span_sub(w, off, w.len - off), at_eof,
-		          rules[fr->framing].resync_units, false, later))
-			memcpy(votes, later, sizeof votes);
-	}
-	/* SMF dumps are the usual input: ties go to SMF */
-	return votes[CONTENT_PM] > votes[CONTENT_SMF] ? CONTENT_PM : CONTENT_SMF;
-}
-
-/* A start damaged within its first records. Either a unit walks from the
- * start and, past the damage, enough walk again to be sure; or none does,
- * and further on DAMAGED_START_UNITS more units than detection asks for
- * walk whole, the end of the input no excuse: with no good start to go by,
- * chance must not pass for a framing. */
-static bool
-walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
-                     bool at_eof)
-{
-	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof };
-	unsigned need = rules[f].detect_units;
-
-	if (walk_run(&k, f, need))
-		return true;
-	if (k.units == 0) {
-		for (size_t off = 1; off < w.len; off++) {
-			struct walk later = { .rs = rs, .at_eof = at_eof,
-			                      .w = span_sub(w, off, w.len - off) };
-			if (walk_run(&later, f, need + DAMAGED_START_UNITS) &&
-			    later.units == need + DAMAGED_START_UNITS)
-				return true;
-		}
-		return false;
-	}
-	for (size_t off = k.off + 1; off < w.len; off++)
-		if (walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
-		          need, false, NULL))
-			return true;
-	return false;
-}
-
-/* Each framing in turn, clean input first (segments in order, from the
- * start), then input whose first records are damaged: a BDW file whose
- * first block is damaged must not pass for RDW records first, for a BDW
- * and the SDW after it can look like an RDW and a PM record header. */
-static bool
-detect_framing(struct framer *fr, struct span w, bool at_eof)
-{
-	size_t n = sizeof detect_order / sizeof detect_order[0];
-
-	for (size_t i = 0; i < 2 * n; i++) {
-		enum framing f = detect_order[i / 2];
-		if (i % 2 == 0 ? walks(fr->rs, f, CONTENT_AUTO, w, at_eof,
-		                       rules[f].detect_units, true, NULL)
-		               : walks_despite_damage(fr->rs, f, w, at_eof)) {
-			fr->framing = f;
-			return true;
-		}
-	}
-	return false;
-}
 
 /* ---- the interface ---- */
 
@@ -1207,15 +750,16 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 	}
 	w = span_make(fr->buf, min_size(avail, DETECT_WINDOW));
 	at_eof = avail <= DETECT_WINDOW;
-	if (fr->framing == FRAMING_AUTO && !detect_framing(fr, w, at_eof)) {
-		refusal_cause(fr->rs, w, cause, sizeof cause);
+	if (fr->framing == FRAMING_AUTO &&
+	    !detect_framing(fr->rs, w, at_eof, &fr->framing)) {
+		detect_refusal_cause(fr->rs, w, cause, sizeof cause);
 		diag_at(d, PM_E_NO_FRAMING, 0, "%s", cause);
 		return open_failed(fr, st, PM_E_NO_FRAMING);
 	}
 	if (fr->framing == FRAMING_PM)
 		fr->content = CONTENT_PM;
 	else if (fr->content == CONTENT_AUTO)
-		fr->content = detect_content(fr, w, at_eof);
+		fr->content = detect_content(fr->rs, fr->framing, w, at_eof);
 	fr->step = steppers[fr->framing];
 	return fr;
 }
