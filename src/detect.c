@@ -110,6 +110,27 @@ detect_refusal_cause(const struct fr_records *rs, struct span w, char *out,
 	}
 }
 
+/* Whether a unit of framing f may start at off: its descriptor reads as
+ * one. It is walk_run's first test, asked before a walk is set up, for
+ * the loops below try every offset of the window. */
+static bool
+may_start(struct span w, size_t off, enum framing f)
+{
+	struct desc d;
+	uint64_t len;
+
+	switch (f) {
+	case FRAMING_BDW:
+		return bdw_parse(w, off, &len) == NULL;
+	case FRAMING_RDW:
+		return sdw_parse(w, off, &d) == NULL;
+	case FRAMING_PM:
+	case FRAMING_AUTO:
+		break;
+	}
+	return true;
+}
+
 /* From the start, or when the first records are damaged, from the first
  * offset where records walk again. */
 enum content
@@ -122,7 +143,8 @@ detect_content(const struct fr_records *rs, enum framing f, struct span w,
 	for (size_t off = 1;
 	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0; off++) {
 		unsigned later[3] = { 0, 0, 0 };
-		if (walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		if (may_start(w, off, f) &&
+		    walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
 		          framing_rules[f].resync_units, false, later))
 			memcpy(votes, later, sizeof votes);
 	}
@@ -148,14 +170,16 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 		for (size_t off = 1; off < w.len; off++) {
 			struct walk later = { .rs = rs, .at_eof = at_eof,
 			                      .w = span_sub(w, off, w.len - off) };
-			if (walk_run(&later, f, need + DAMAGED_START_UNITS) &&
+			if (may_start(w, off, f) &&
+			    walk_run(&later, f, need + DAMAGED_START_UNITS) &&
 			    later.units == need + DAMAGED_START_UNITS)
 				return true;
 		}
 		return false;
 	}
 	for (size_t off = k.off + 1; off < w.len; off++)
-		if (walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		if (may_start(w, off, f) &&
+		    walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
 		          need, false, NULL))
 			return true;
 	return false;
