@@ -74,6 +74,18 @@ grep -q "$(printf '\r')" "$tmp/noprogress.err" && fail "no progress when stderr 
 same "$tmp/noprogress.out" "$tmp/progress.out" "progress never writes to stdout"
 rpt -q --progress --framing=pm --report=cpu "$tmp/big.dat" > /dev/null 2> "$tmp/quiet.err"
 [ ! -s "$tmp/quiet.err" ] && pass "--quiet turns progress off" || fail "--quiet turns progress off"
+# on by default when standard error is a terminal: script(1) gives it one
+if command -v script > /dev/null 2>&1; then
+	slow="{ head -c 100000 '$tmp/big.dat'; sleep 1; tail -c +100001 '$tmp/big.dat'; }"
+	script -qec "sh -c \"$slow | $WRAP '$PMIMRPT' --framing=pm --report=cpu - > '$tmp/tty.out'\"" \
+		"$tmp/tty.log" > /dev/null 2>&1
+	tr '\r' '\n' < "$tmp/tty.log" | grep -q '^pmimrpt: [0-9.]* MB at [0-9]* MB/s, [0-9]* records' &&
+		pass "progress on a terminal without --progress" ||
+		fail "progress on a terminal without --progress"
+	same "$tmp/tty.out" "$tmp/progress.out" "progress on a terminal never writes to stdout"
+else
+	echo "# no script(1): the terminal check is skipped"
+fi
 
 # --describe prints the layout
 rpt --describe > "$tmp/describe"
