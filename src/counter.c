@@ -300,6 +300,7 @@ counter_feed_init(struct counter_feed *f, enum counter_type t, uint32_t acc,
 {
 	memset(f, 0, sizeof *f);
 	f->op = (uint8_t)formula(t);
+	f->type = (int16_t)t;
 	f->run = 1;
 	f->acc = acc;
 	f->tb = tb;
@@ -411,9 +412,11 @@ void
 counter_feed_sort(struct counter_feed *feeds, size_t count)
 {
 	qsort(feeds, count, sizeof *feeds, feed_order);
+	/* a longer run goes on in the next */
 	for (size_t i = count; i-- > 0;)
-		feeds[i].run = i + 1 < count && feeds[i + 1].op == feeds[i].op
-		               ? feeds[i + 1].run + 1 : 1;
+		feeds[i].run = i + 1 < count && feeds[i + 1].op == feeds[i].op &&
+		               feeds[i + 1].run < UINT16_MAX
+		               ? (uint16_t)(feeds[i + 1].run + 1) : 1;
 }
 
 pm_status

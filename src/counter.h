@@ -227,7 +227,8 @@ struct counter_feed {
 	uint16_t n, d, b;   /* where N, D and B are in x */
 	uint8_t need;       /* flags the window must have */
 	uint8_t op;         /* the engine's: set by counter_feed_init */
-	uint32_t run;       /* the engine's: feeds from this one on of op */
+	int16_t type;       /* the type its accumulator holds */
+	uint16_t run;       /* the engine's: feeds from this one on of op */
 };
 
 /* A feed of the accumulator acc, which holds type t, with TB tb; the

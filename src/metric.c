@@ -195,9 +195,9 @@ metric_adder_free(struct metric_adder *a)
 void
 metric_restart(struct counter_acc *accs, const struct metric_adder *a)
 {
-	/* an accumulator keeps its type */
 	for (size_t i = 0; i < a->nfeeds; i++)
-		counter_acc_init(&accs[a->feeds[i].acc], accs[a->feeds[i].acc].type);
+		counter_acc_init(&accs[a->feeds[i].acc],
+		                 (enum counter_type)a->feeds[i].type);
 	for (size_t i = 0; i < a->ncells; i++)
 		counter_acc_init(&accs[a->cells[i].feed.acc], a->cells[i].type);
 }
