@@ -313,27 +313,34 @@ format_fraction(const struct metric_fmt *f, u128 num, u128 den, char *out)
 	return format_wide(f->col, num, den, out);
 }
 
+/* The figure of SUM(dN), the value of a total column. */
+static inline size_t
+format_total(const struct metric_fmt *f, uint64_t sum, char *out)
+{
+	uint64_t n;
+
+	if (!__builtin_mul_overflow(sum, f->scale_num, &n))
+		return fmt_ratio(out, n, f->scale_den, f->decimals);
+	return format_wide(f->col, sum, 1, out);
+}
+
 size_t
 metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
               char *out)
 {
 	u128 num, den;
-	uint64_t n;
 
-	if (f->total) {
-		if (acc->windows == acc->no_value || acc->overflow)
-			return 0;
-		if (!__builtin_mul_overflow(acc->sum_n, f->scale_num, &n))
-			return fmt_ratio(out, n, f->scale_den, f->decimals);
-		return format_wide(f->col, acc->sum_n, 1, out);
-	}
+	if (f->total)
+		return acc->windows == acc->no_value || acc->overflow ? 0 :
+		       format_total(f, acc->sum_n, out);
 	if (counter_acc_fraction(acc, &num, &den) != PM_OK)
 		return 0;
 	return format_fraction(f, num, den, out);
 }
 
-/* One window: SUM(dN) of a total column (a DELTA type) is its dN, which is
- * the fraction dN/1 of the window's average. */
+/* One window: SUM(dN) of a total column (a DELTA type, whose every window
+ * has a value) is its dN; other columns take the engine's fraction of the
+ * one window. */
 size_t
 metric_format_frame(const struct metric_fmt *f, const struct metric_cell *cell,
                     const struct metric_frame *fr, char *out)
@@ -342,8 +349,11 @@ metric_format_frame(const struct metric_fmt *f, const struct metric_cell *cell,
 	u128 num, den;
 
 	w.when = fr->end;
-	if (!window_of(cell, fr, &w) ||
-	    counter_window_fraction(cell->type, &w, &num, &den) != PM_OK)
+	if (!window_of(cell, fr, &w))
+		return 0;
+	if (f->total)
+		return format_total(f, w.n, out);
+	if (counter_window_fraction(cell->type, &w, &num, &den) != PM_OK)
 		return 0;
 	return format_fraction(f, num, den, out);
 }
