@@ -25,6 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.max_record = 1 << 16;
 	o.max_pending = 8;
 	o.max_sources = 16;
-	fuzz_run(&o, data + 1, size - 1, (size_t)data[0] + 1, ignore);
+	fuzz_run(&o, data + 1, size - 1, (size_t)data[0] + 1,
+	         &(struct fuzz_hooks){ ignore, NULL, NULL });
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* fuzz_pipeline.h: what the pipeline harnesses share: read len bytes at buf
  * through the real pipeline, from a memory input in chunks of `chunk` bytes
- * (0: whole), and abort unless every byte read is accounted for. Included
- * by one harness per program, so the functions are static. */
+ * (0: whole), hand the intervals to the harness, and abort unless every
+ * byte read is accounted for. Included by one harness per program, so the
+ * functions are static. */
 #ifndef FUZZ_PIPELINE_H
 #define FUZZ_PIPELINE_H
 
@@ -11,9 +12,18 @@
 
 static struct pmint fuzz_pm;
 
+/* What a harness hangs on the pipeline: emit gets each interval and ctx;
+ * open, when given, makes ctx from the run's sources (else ctx is the
+ * sources), and finish ends it once the pipeline has finished. */
+struct fuzz_hooks {
+	interval_fn emit;
+	void *(*open)(const struct sources *src);
+	void (*finish)(void *ctx);
+};
+
 static void
 fuzz_run(const struct pipeline_opts *o, const uint8_t *buf, size_t len,
-         size_t chunk, interval_fn emit)
+         size_t chunk, const struct fuzz_hooks *h)
 {
 	struct diag d;
 	struct sources src;
@@ -22,17 +32,21 @@ fuzz_run(const struct pipeline_opts *o, const uint8_t *buf, size_t len,
 	const struct tally *t;
 	pm_status st;
 	char err[128];
+	void *ctx;
 
 	if (fuzz_pm.nparts == 0 && pmint_load(&fuzz_pm, err, sizeof err) != PM_OK)
 		abort();
 	diag_init(&d, "fuzz", NULL);
 	if (sources_init(&src, o->max_sources) != PM_OK)
 		abort();
-	if (!(p = pipeline_open(o, &fuzz_pm, &src, emit, &src, &d, &st)))
+	ctx = h->open ? h->open(&src) : &src;
+	if (!(p = pipeline_open(o, &fuzz_pm, &src, h->emit, ctx, &d, &st)))
 		abort();
 	input_from_memory(&in, "fuzz", buf, len, chunk);
 	(void)pipeline_read(p, &in);
 	pipeline_finish(p);
+	if (h->finish)
+		h->finish(ctx);
 	t = pipeline_tally(p);
 	if (t->bytes_read != len || tally_accounted(t) != len)
 		abort(); /* every byte must be accounted for */

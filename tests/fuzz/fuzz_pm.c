@@ -28,6 +28,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.max_pending = 3;
 	o.max_sources = 4;
 	o.buffer_size = 1024;
-	fuzz_run(&o, data, size, 0, check);
+	fuzz_run(&o, data, size, 0, &(struct fuzz_hooks){ check, NULL, NULL });
 	return 0;
 }

@@ -64,6 +64,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.max_pending = 4;
 	o.max_sources = 8;
 	o.buffer_size = 1024;
-	fuzz_run(&o, framed, len, 0, ignore);
+	fuzz_run(&o, framed, len, 0, &(struct fuzz_hooks){ ignore, NULL, NULL });
 	return 0;
 }

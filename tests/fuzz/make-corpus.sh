@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef"
+mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -76,3 +76,15 @@ cp "$tmp/pm" "$out/pm/stream"
 
 # rptdef: the built-in definitions
 cp "$top"/reports/*.rpt "$out/rptdef/"
+
+# report: the first byte (octal here) chooses the report (byte % 5: waits,
+# cpu, tasks, intervals, summary) and the grouping (byte / 5 % 4: total,
+# day, hour, interval), then a PM record stream over hours and a midnight
+"$gen" --seed=22 --framing=pm --source-label=CV1 --intervals=8 --interval=1800 \
+	--start="2026-03-01 22:00" --extreme=30% -o "$tmp/report"
+byte 000 "$tmp/report" "$out/report/waits-total"
+byte 006 "$tmp/report" "$out/report/cpu-day"
+byte 014 "$tmp/report" "$out/report/tasks-hour"
+byte 003 "$tmp/report" "$out/report/intervals"
+byte 004 "$tmp/report" "$out/report/summary-total"
+byte 017 "$out/pm/faults" "$out/report/waits-interval-faults"

@@ -1,0 +1,138 @@
+/* fuzz_report.c: libFuzzer harness for the counter engine, the metric
+ * layer and reports. The first byte chooses a built-in report and its
+ * grouping; the rest is a stream of PM records, read as fuzz_pm reads
+ * them, whose intervals go through the report into a sink that checks
+ * every row: as many cells as columns, and each numeric cell empty or a
+ * plain decimal number, whatever figures the records hold. */
+#include <stdio.h>
+
+#include "fuzz_pipeline.h"
+#include "report.h"
+#include "rptload.h"
+
+static const char *const reports[] = { "waits", "cpu", "tasks", "intervals", "summary" };
+#define NREPORTS (sizeof reports / sizeof reports[0])
+
+static struct rpt_def defs[NREPORTS];
+static const struct rpt_def *def;
+static enum report_by by;
+static struct diag report_diag;
+
+struct checker {
+	struct rowsink sink;
+	const struct sink_column *cols;
+	size_t ncols;
+};
+
+static pm_status
+check_begin(struct rowsink *s, const struct sink_column *cols, size_t ncols,
+            bool form)
+{
+	struct checker *c = (struct checker *)s;
+
+	(void)form;
+	c->cols = cols;
+	c->ncols = ncols;
+	return PM_OK;
+}
+
+/* digits, with at most one point between digits */
+static bool
+plain_number(const char *p, size_t n)
+{
+	size_t points = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '.')
+			points += i > 0 && i + 1 < n ? 1 : 2;
+		else if (p[i] < '0' || p[i] > '9')
+			return false;
+	return points <= 1;
+}
+
+static void
+check_row(struct rowsink *s, const struct sink_cell *cells, bool marked)
+{
+	struct checker *c = (struct checker *)s;
+
+	(void)marked;
+	for (size_t i = 0; i < c->ncols; i++)
+		if (c->cols[i].numeric && !plain_number(cells[i].s, cells[i].n))
+			abort();
+}
+
+static pm_status
+check_end(struct rowsink *s, const struct report_meta *m)
+{
+	(void)s;
+	(void)m;
+	return PM_OK;
+}
+
+static void
+check_close(struct rowsink *s)
+{
+	(void)s;
+}
+
+static struct checker checker = {
+	{ check_begin, check_row, check_end, check_close }, NULL, 0
+};
+
+static void *
+open_report(const struct sources *src)
+{
+	struct report_opts o = { .by = by, .from = INT64_MIN, .to = INT64_MAX,
+	                         .max_groups = 4096, .max_sources = 4 };
+	pm_status st;
+	struct report *r;
+
+	diag_init(&report_diag, "fuzz", NULL);
+	r = report_open(def, &fuzz_pm, src, &o, &checker.sink, &report_diag, &st);
+	if (!r)
+		abort();
+	return r;
+}
+
+static void
+finish_report(void *ctx)
+{
+	struct report_meta m = { .name = def->name };
+
+	if (report_finish(ctx, &m) != PM_OK)
+		abort();
+	report_close(ctx);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool loaded;
+	struct pipeline_opts o;
+	char err[256];
+
+	if (size < 1)
+		return 0;
+	if (!loaded) {
+		if (pmint_load(&fuzz_pm, err, sizeof err) != PM_OK)
+			abort();
+		for (size_t i = 0; i < NREPORTS; i++)
+			if (rptload(&defs[i], reports[i], NULL, &fuzz_pm.lay, err,
+			            sizeof err) != PM_OK)
+				abort();
+		loaded = true;
+	}
+	def = &defs[data[0] % NREPORTS];
+	by = (enum report_by)(data[0] / NREPORTS % 4);
+	pipeline_defaults(&o);
+	o.framing = FRAMING_PM;
+	o.source_label = "CV1";
+	o.max_pending = 3;
+	o.max_sources = 4;
+	o.buffer_size = 1024;
+	fuzz_run(&o, data + 1, size - 1, 0,
+	         &(struct fuzz_hooks){ report_interval, open_report, finish_report });
+	return 0;
+}
