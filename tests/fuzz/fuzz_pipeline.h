@@ -21,6 +21,19 @@ struct fuzz_hooks {
 	void (*finish)(void *ctx);
 };
 
+/* A bare PM record stream of one source, with a tiny pending limit and
+ * read buffer, so that eviction, late parts and refills run too. */
+static inline void
+fuzz_pm_stream(struct pipeline_opts *o)
+{
+	pipeline_defaults(o);
+	o->framing = FRAMING_PM;
+	o->source_label = "CV1";
+	o->max_pending = 3;
+	o->max_sources = 4;
+	o->buffer_size = 1024;
+}
+
 static void
 fuzz_run(const struct pipeline_opts *o, const uint8_t *buf, size_t len,
          size_t chunk, const struct fuzz_hooks *h)

@@ -22,12 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pipeline_opts o;
 
-	pipeline_defaults(&o);
-	o.framing = FRAMING_PM;
-	o.source_label = "CV1";
-	o.max_pending = 3;
-	o.max_sources = 4;
-	o.buffer_size = 1024;
+	fuzz_pm_stream(&o);
 	fuzz_run(&o, data, size, 0, &(struct fuzz_hooks){ check, NULL, NULL });
 	return 0;
 }

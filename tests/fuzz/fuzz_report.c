@@ -126,12 +126,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	def = &defs[data[0] % NREPORTS];
 	by = (enum report_by)(data[0] / NREPORTS % 4);
-	pipeline_defaults(&o);
-	o.framing = FRAMING_PM;
-	o.source_label = "CV1";
-	o.max_pending = 3;
-	o.max_sources = 4;
-	o.buffer_size = 1024;
+	fuzz_pm_stream(&o);
 	fuzz_run(&o, data + 1, size - 1, 0,
 	         &(struct fuzz_hooks){ report_interval, open_report, finish_report });
 	return 0;
