@@ -72,6 +72,7 @@
 #include <time.h>
 
 #include "pipeline.h"
+#include "slurp.h"
 
 #define MAX_UNITS 4096
 #define MAX_ROWS 256
@@ -230,26 +231,6 @@ ebcdic_name(const uint8_t *p, size_t n, char *out)
 	out[k] = '\0';
 }
 
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n;
-
-	if (!fp)
-		die("%s: cannot open", path);
-	*len = 0;
-	do {
-		if (*len == cap && !(buf = realloc(buf, cap = cap ? 2 * cap : 65536)))
-			die("out of memory");
-		n = fread(buf + *len, 1, cap - *len, fp);
-		*len += n;
-	} while (n > 0);
-	fclose(fp);
-	return buf;
-}
-
 static void
 read_truth(struct sample *s, const char *path)
 {
@@ -257,6 +238,8 @@ read_truth(struct sample *s, const char *path)
 	char *text = (char *)slurp(path, &len), *line, *save = NULL;
 	int col_field[CB_MAX_FIELDS + 8], ncols = 0;
 
+	if (!text)
+		die("%s: cannot open", path);
 	text = realloc(text, len + 1);
 	text[len] = '\0';
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -1453,20 +1436,20 @@ segments_damaged(const struct sample *s)
 		struct expect e;
 
 		if (l->nsegs > 1) {
-			/* orphans: the first segment left out */
-			n = pieces(s, pc);
-			memmove(pc + f, pc + f + 1, (size_t)(n - f - 1) * sizeof *pc);
-			expect_init(&e, 4);
-			touch_lrec(s, &e, li);
-			snprintf(what, sizeof what, "record at %zu: first segment left out", l->off);
-			structural(s, what, pc, n - 1, &e, f, last - 1);
-			/* unended: the last segment left out */
-			n = pieces(s, pc);
-			memmove(pc + last, pc + last + 1, (size_t)(n - last - 1) * sizeof *pc);
-			expect_init(&e, 4);
-			touch_lrec(s, &e, li);
-			snprintf(what, sizeof what, "record at %zu: last segment left out", l->off);
-			structural(s, what, pc, n - 1, &e, f, last - 1);
+			/* orphans: the first segment left out; unended: the
+			 * last */
+			for (int end = 0; end < 2; end++) {
+				int gone = end ? last : f;
+
+				n = pieces(s, pc);
+				memmove(pc + gone, pc + gone + 1,
+				        (size_t)(n - gone - 1) * sizeof *pc);
+				expect_init(&e, 4);
+				touch_lrec(s, &e, li);
+				snprintf(what, sizeof what, "record at %zu: %s segment left out",
+				         l->off, end ? "last" : "first");
+				structural(s, what, pc, n - 1, &e, f, last - 1);
+			}
 			/* each segment but the last written twice; a middle one
 			 * twice only lengthens a record of another type */
 			for (int g = f; g < last; g++) {
@@ -1562,6 +1545,8 @@ main(int argc, char **argv)
 			die("unknown option %s", argv[i]);
 	}
 	s.buf = slurp(argv[2], &s.len);
+	if (!s.buf)
+		die("%s: cannot open", argv[2]);
 	read_truth(&s, argv[3]);
 	walk(&s);
 	if (s.nrows == 0)

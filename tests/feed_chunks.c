@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "slurp.h"
 
 struct digest {
 	uint64_t h;
@@ -70,26 +71,6 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 	sources_free(&src);
 	*intervals = d.intervals;
 	return d.h;
-}
-
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n;
-
-	if (!fp)
-		return NULL;
-	*len = 0;
-	do {
-		if (*len == cap && !(buf = realloc(buf, cap = cap ? 2 * cap : 65536)))
-			abort();
-		n = fread(buf + *len, 1, cap - *len, fp);
-		*len += n;
-	} while (n > 0);
-	fclose(fp);
-	return buf;
 }
 
 int
