@@ -299,7 +299,6 @@ counter_feed_init(struct counter_feed *f, enum counter_type t, uint32_t acc,
 		  uint64_t tb)
 {
 	memset(f, 0, sizeof *f);
-	f->op = (uint8_t)formula(t);
 	f->type = (int16_t)t;
 	f->run = 1;
 	f->acc = acc;
@@ -380,7 +379,7 @@ counter_feed_add(struct counter_acc *accs, const struct counter_feed *feeds,
 	for (size_t i = 0, end; i < count; i = end) {
 		end = i + feeds[i].run;
 #define RUN(op) feed_run(accs, feeds, i, end, win, nwin, have, op)
-		switch (feeds[i].op) {
+		switch (formula(feeds[i].type)) {
 		case CF_RAW: RUN(CF_RAW); break;
 		case CF_DELTA: RUN(CF_DELTA); break;
 		case CF_RATE: RUN(CF_RATE); break;
@@ -402,9 +401,10 @@ static int
 feed_order(const void *a, const void *b)
 {
 	const struct counter_feed *x = a, *y = b;
+	unsigned fx = formula(x->type), fy = formula(y->type);
 
-	if (x->op != y->op)
-		return x->op < y->op ? -1 : 1;
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
 	return (x->acc > y->acc) - (x->acc < y->acc);
 }
 
@@ -414,7 +414,8 @@ counter_feed_sort(struct counter_feed *feeds, size_t count)
 	qsort(feeds, count, sizeof *feeds, feed_order);
 	/* a longer run goes on in the next */
 	for (size_t i = count; i-- > 0;)
-		feeds[i].run = i + 1 < count && feeds[i + 1].op == feeds[i].op &&
+		feeds[i].run = i + 1 < count &&
+		               formula(feeds[i + 1].type) == formula(feeds[i].type) &&
 		               feeds[i + 1].run < UINT16_MAX
 		               ? (uint16_t)(feeds[i + 1].run + 1) : 1;
 }

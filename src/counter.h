@@ -226,9 +226,9 @@ struct counter_feed {
 	uint32_t acc;       /* its accumulator: an index into accs */
 	uint16_t n, d, b;   /* where N, D and B are in x */
 	uint8_t need;       /* flags the window must have */
-	uint8_t op;         /* the engine's: set by counter_feed_init */
 	int16_t type;       /* the type its accumulator holds */
-	uint16_t run;       /* the engine's: feeds from this one on of op */
+	uint16_t run;       /* the engine's: feeds from this one on of its
+	                       type's formula */
 };
 
 /* A feed of the accumulator acc, which holds type t, with TB tb; the

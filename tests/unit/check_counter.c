@@ -1163,7 +1163,8 @@ START_TEST(feed_sort_runs)
 	for (size_t i = 0; i < 6; i += f[i].run) {
 		ck_assert_uint_ge(f[i].run, 1);
 		for (size_t k = i; k < i + f[i].run; k++) {
-			ck_assert_uint_eq(f[k].op, f[i].op);
+			ck_assert_uint_eq(counter_type_info(f[k].type)->formula,
+			                  counter_type_info(f[i].type)->formula);
 			ck_assert_uint_eq(f[k].run, f[i].run - (k - i));
 			seen |= 1u << f[k].acc;
 		}
