@@ -314,10 +314,24 @@ describe(const struct pmint *pm)
 	return ferror(stdout) ? EXIT_OUTPUT : EXIT_CLEAN;
 }
 
+/* One ", N what" item of a summary clause, only when N is not zero. */
+static void
+summary_item(const char *clause, bool *opened, uint64_t n, const char *what)
+{
+	if (n == 0)
+		return;
+	fprintf(stderr, "%s%llu %s", *opened ? ", " : clause, (unsigned long long)n, what);
+	*opened = true;
+}
+
+/* The summary line. A clean run's line ends at the interval counts; what
+ * was left out of the reports, and why an exit 4 came, follow only when
+ * there is any. */
 static void
 print_summary(const struct tally *t, unsigned files)
 {
 	uint64_t smf_records = 0, pm_records = 0;
+	bool left_out = false, warned = false;
 
 	for (int ty = 0; ty < 256; ty++) {
 		smf_records += t->records[KIND_SMF][ty];
@@ -325,7 +339,7 @@ print_summary(const struct tally *t, unsigned files)
 	}
 	fprintf(stderr, PROGNAME ": %u file%s, %llu bytes: %llu used, %llu skipped, "
 	        "%llu damaged; %llu SMF records (%llu spanned), %llu PM records; "
-	        "%llu intervals (%llu complete, %llu incomplete)\n",
+	        "%llu intervals (%llu complete, %llu incomplete)",
 	        files, files == 1 ? "" : "s",
 	        (unsigned long long)t->bytes_read, (unsigned long long)t->used,
 	        (unsigned long long)t->skipped, (unsigned long long)t->damaged,
@@ -334,6 +348,12 @@ print_summary(const struct tally *t, unsigned files)
 	        (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
 	        (unsigned long long)t->intervals_complete,
 	        (unsigned long long)t->intervals_incomplete);
+	summary_item("; left out: ", &left_out, t->intervals_duplicate, "duplicate");
+	summary_item("; left out: ", &left_out, t->intervals_overlapping, "overlapping");
+	summary_item("; left out: ", &left_out, t->intervals_too_long, "too long");
+	summary_item("; ", &warned, t->duplicate_parts, "duplicate parts");
+	summary_item("; ", &warned, t->implausible, "records with implausible figures");
+	fputc('\n', stderr);
 }
 
 /* Read every input named (or standard input). Returns -1 when one could

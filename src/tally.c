@@ -21,6 +21,10 @@ tally_add(struct tally *into, const struct tally *from)
 	into->intervals_complete += from->intervals_complete;
 	into->intervals_incomplete += from->intervals_incomplete;
 	into->duplicate_parts += from->duplicate_parts;
+	into->intervals_duplicate += from->intervals_duplicate;
+	into->intervals_overlapping += from->intervals_overlapping;
+	into->intervals_too_long += from->intervals_too_long;
+	into->implausible += from->implausible;
 }
 
 uint64_t

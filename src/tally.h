@@ -21,8 +21,13 @@ struct tally {
 	/* inventory: logical records and their input bytes, per kind and type */
 	uint64_t records[KIND_COUNT][256];
 	uint64_t bytes[KIND_COUNT][256];
-	/* intervals */
+	/* intervals: complete and incomplete ones go into the reports; the
+	 * others are left out of every report and counted by reason */
 	uint64_t intervals_complete, intervals_incomplete, duplicate_parts;
+	uint64_t intervals_duplicate;    /* inside time already covered, on a boundary */
+	uint64_t intervals_overlapping;  /* overlapping covered time, off its boundaries */
+	uint64_t intervals_too_long;     /* longer than --max-interval: damaged */
+	uint64_t implausible;            /* records with implausible figures (kept) */
 };
 
 /* Add every figure of from into into. */
