@@ -11,57 +11,51 @@ damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
 	diag_at(s->diag, st, (int64_t)offset, detail ? "%s" : NULL, detail);
 }
 
-/* Whether the average of count (> 0) waits, sum / count truncated, is
- * above duration: sum >= (duration + 1) * count, without a division. */
-static bool
-average_above(uint64_t sum, uint64_t count, uint64_t duration)
-{
-	return (unsigned __int128)sum >= ((unsigned __int128)duration + 1) * count;
-}
-
 /* Whether any of the checks below may fail, tested without a branch on
  * the figures: nearly every bucket passes, and every bucket of every part
- * is asked. An average above the interval needs a sum above it, so the
- * exact test (a 128-bit product) waits for such a sum. */
+ * is asked. Wait time with no waits is a sum above highest x 0. */
 static bool
-maybe_implausible(uint64_t sum, uint64_t high, uint64_t count, uint64_t duration)
+maybe_implausible(uint64_t sum, uint64_t high, uint64_t count)
 {
-	return (high > sum) | ((count == 0) & (sum > 0)) | (high > duration) |
-	       (sum > duration);
+	return (high > sum) | ((unsigned __int128)sum > (unsigned __int128)high * count);
 }
 
-/* Figures that contradict each other or the interval: the highest wait
- * above the sum, wait time with no waits, a single wait or the average
- * wait longer than the interval. Kept as they are, but said. */
-static void
+/* Figures that contradict each other: the highest wait above the sum, wait
+ * time with no waits, an average above the highest (sum > highest x
+ * count). Not the interval's length: the sum adds up tasks that wait at
+ * once, and a wait that began in an earlier interval is counted in the one
+ * it ends in. Kept as they are, but said; true when any bucket was. */
+static bool
 check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
-              int64_t duration, uint64_t offset)
+              uint64_t offset)
 {
 	const struct pmint *pm = s->pm;
+	bool said = false;
 
 	for (size_t i = 0, n = pm->nbuckets[part]; i < n; i++) {
 		const struct cb_bucket *b = &pm->lay.buckets[pm->buckets[part][i]];
 		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
 
-		if (!maybe_implausible(sum, high, count, (uint64_t)duration))
+		if (!maybe_implausible(sum, high, count))
 			continue;
+		said = true;
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",
 			        b->label, (unsigned long long)high,
 			        (unsigned long long)sum);
-		else if (count == 0 && sum > 0)
+		else if (count == 0)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: wait time %llu with no waits (10**-4 s)", b->label,
 			        (unsigned long long)sum);
-		else if (high > (uint64_t)duration ||
-		         (count && average_above(sum, count, (uint64_t)duration)))
+		else
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
-			        "%s: %llu waits of %llu in all, highest %llu, in an "
-			        "interval of %lld (10**-4 s)", b->label,
+			        "%s: %llu waits of %llu in all, highest %llu, more than "
+			        "the highest on average (10**-4 s)", b->label,
 			        (unsigned long long)count, (unsigned long long)sum,
-			        (unsigned long long)high, (long long)duration);
+			        (unsigned long long)high);
 	}
+	return said;
 }
 
 void
@@ -122,8 +116,9 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h.seq, rec.len);
 	if (h.version != pm->current_version)
 		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h.version);
-	if (st != PM_E_DUPLICATE_PART)
-		check_buckets(s, h.seq, reasm_values(s->reasm), end - start, offset);
+	if (st != PM_E_DUPLICATE_PART &&
+	    check_buckets(s, h.seq, reasm_values(s->reasm), offset))
+		s->tally->implausible++;
 }
 
 size_t

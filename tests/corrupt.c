@@ -21,8 +21,9 @@
  * extended-BDW bit on short blocks; first or last segments left out,
  * segments and records written twice; packed dates with bad digits or
  * signs; end before start; part numbers whose layout is longer or shorter
- * than the record; highest wait above the sum, wait time with no waits, a
- * wait longer than the interval; records of other SMF types that look like
+ * than the record; highest wait above the sum, wait time with no waits, an
+ * average wait above the highest, and (plausible: no message) a wait longer
+ * than the interval; records of other SMF types that look like
  * type 230.
  *
  * What the damage touches is worked out here, from the test's own walk of
@@ -1292,7 +1293,7 @@ bad_fields(const struct sample *s)
 		for (int k = 0; k < s->npms && !p; k++)
 			if (s->pms[k].row == row && s->pms[k].seq == 1)
 				p = &s->pms[k];
-		for (size_t i = 0; p && i < pm.lay.nbuckets && shown < 3; i++) {
+		for (size_t i = 0; p && i < pm.lay.nbuckets && shown < 4; i++) {
 			const struct cb_bucket *bk = &pm.lay.buckets[i];
 			uint64_t sum = s->rows[row].v[bk->sum], count = s->rows[row].v[bk->count],
 			         dur = s->rows[row].duration;
@@ -1318,8 +1319,21 @@ bad_fields(const struct sample *s)
 				e.nover = 1;
 				snprintf(what, sizeof what, "%s: %sT with %s# zero", s->rows[row].key,
 				         bk->label, bk->label);
+			} else if (shown == 2) {
+				/* an average above the highest: sum > highest x count */
+				e.over_field[0] = bk->count;
+				e.over_value[0] = 2;
+				e.over_field[1] = bk->high;
+				e.over_value[1] = (sum - 1) / 2;
+				e.nover = 2;
+				snprintf(what, sizeof what, "%s: %sT above %sH x 2 waits", s->rows[row].key,
+				         bk->label, bk->label);
 			} else {
-				/* one wait longer than the interval */
+				/* one wait longer than the interval: it began in an
+				 * earlier one, so it is plausible and said nothing of */
+				expect_init(&e, 0);
+				e.silent = true;
+				e.over_row = row;
 				e.over_field[0] = bk->count;
 				e.over_value[0] = 1;
 				e.over_field[1] = bk->sum;

@@ -45,3 +45,53 @@ finish() {
 	[ $checks -gt 0 ] || exit 1
 	[ $failures -eq 0 ]
 }
+
+# pm_patch IN OUT N FIELD=VALUE...: a copy of the PM stream IN in which the
+# records of its N-th interval (1: the first; parts of one interval share
+# their four stamp fields) have FIELD set, in the parts that hold it.
+# Offsets and lengths come from pmimrpt --describe, never from here. VALUE
+# is a number, x'HEX' (the field's bytes), or OTHER+N or OTHER-N: another
+# field of the same record as it was, plus or minus N.
+pm_patch() {
+	rpt --describe > "$tmp/describe.txt"
+	perl -e '
+		my ($desc, $in, $out, $nth, @set) = @ARGV;
+		my %f;
+		open my $d, "<", $desc or die "$desc: $!";
+		while (<$d>) {
+			last if /^$/;
+			$f{$1} = [$2, hex $3, $4] if /^(\S+)\s+(\d+)\s+X.([0-9A-F]+).\s+(\d+)/;
+		}
+		open my $i, "<:raw", $in or die "$in: $!";
+		my $buf = do { local $/; <$i> };
+		sub get { my ($pos, $name) = @_; my (undef, $o, $l) = @{$f{$name} or die "no field $name"};
+			my $v = 0; $v = $v * 256 + ord for split //, substr($buf, $pos + $o, $l); $v }
+		my ($pos, $n, %seen) = (0, 0);
+		while ($pos + 4 <= length $buf) {
+			my $len = get($pos, "INTLEN");
+			last if $len < 4;
+			my $key = join ",", map { get($pos, $_) } qw(INTSDATE INTSTIME INTEDATE INTETIME);
+			$seen{$key} //= ++$n;
+			if ($seen{$key} == $nth) {
+				my $seq = get($pos, "INTSEQ#");
+				my @put;
+				for (@set) {
+					my ($name, $value) = /^([^=]+)=(.*)$/ or die "not FIELD=VALUE: $_";
+					my ($part, $o, $l) = @{$f{$name} or die "no field $name"};
+					next if $part && $part != $seq;
+					my $bytes;
+					if ($value =~ /^x.([0-9A-Fa-f]+).$/) { $bytes = pack "H*", $1 }
+					else {
+						$value = get($pos, $1) + ($2 eq "+" ? $3 : -$3) if $value =~ /^(\S+?)([+-])(\d+)$/;
+						$bytes = ""; for (1 .. $l) { $bytes = chr($value % 256) . $bytes; $value = int($value / 256) }
+					}
+					length $bytes == $l or die "$name: $l bytes, not " . length $bytes;
+					push @put, [$o, $bytes];
+				}
+				substr($buf, $pos + $_->[0], length $_->[1]) = $_->[1] for @put;
+			}
+			$pos += $len;
+		}
+		open my $o, ">:raw", $out or die "$out: $!";
+		print $o $buf;' "$tmp/describe.txt" "$@"
+}

@@ -72,4 +72,36 @@ for file in "$top_srcdir"/tests/fuzz/regress/*.bin; do
 	done
 done
 [ $found -eq 1 ] || fail "no inputs in tests/fuzz/regress"
+
+# ---- figures that look wrong and are right, and intervals that cannot be ----
+# Four 5-minute intervals from 2026-01-15 06:00, 676 bytes each (parts are
+# of fixed length: 2,704 bytes in all).
+gen --framing=pm --start="2026-01-15 06:00" --startup-delay=0 --interval=300 \
+	--intervals=4 --seed=1 -o "$tmp/four.bin"
+# has_line FILE PATTERN WHAT: a line of FILE matches
+has_line() {
+	if grep -q -- "$2" "$1"; then pass "$3"; else fail "$3"; head -3 "$1"; fi
+}
+
+# A short first interval (8 s) whose INTDBIR holds 2,268 waits totalling
+# 1,105.7829 s, the highest 18.3287 s: many tasks waited at once, and one
+# wait began before the interval. Legitimate: no warning.
+pm_patch "$tmp/four.bin" "$tmp/short-first.bin" 1 INTSTIME=INTETIME-80000 \
+	INTDBIRT=11057829 INTDBIRH=183287 'INTDBIR#=2268'
+expect_rc 0 rpt --report=waits "$tmp/short-first.bin"
+has_line "$tmp/last.err" '^pmimrpt: 1 file, 2704 bytes: 2704 used, 0 skipped, 0 damaged; .* 4 intervals (4 complete, 0 incomplete)$' \
+	"waits longer than a short interval: no warning"
+# What is implausible, one rule at a time, in the third interval (at 1352)
+for rule in "INTDBIRH=5001:highest wait 5001 exceeds the sum 5000" \
+	"INTDBIR#=0:wait time 5000 with no waits" \
+	"INTDBIR#=2:2 waits of 5000 in all, highest 2499, more than the highest on average"; do
+	set -- INTDBIRT=5000 INTDBIRH=2499 "${rule%%:*}"
+	pm_patch "$tmp/four.bin" "$tmp/implausible.bin" 3 "$@"
+	expect_rc 4 rpt "$tmp/implausible.bin"
+	has_line "$tmp/last.err" "offset 1352 (0x548): warning: implausible figures in an interval record: INTDBIR: ${rule#*:}" \
+		"implausible: ${rule#*:}"
+	has_line "$tmp/last.err" '; 4 intervals (4 complete, 0 incomplete); 1 records with implausible figures$' \
+		"implausible: ${rule%%:*} counted once on the summary line"
+done
+
 finish
