@@ -1,4 +1,6 @@
 /* dispatch.c: the PM stage. See dispatch.h. */
+#include <stdio.h>
+
 #include "dispatch.h"
 #include "pmtime.h"
 
@@ -9,6 +11,25 @@ damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
 	s->tally->damaged += bytes;
 	s->tally->damaged_records++;
 	diag_at(s->diag, st, (int64_t)offset, detail ? "%s" : NULL, detail);
+}
+
+/* An interval record lasting longer than --max-interval (a year digit
+ * damaged into another plausible year, say): no interval is that long.
+ * Its bytes are damaged and the record is left out. */
+static void
+too_long(struct pm_stage *s, uint64_t offset, size_t bytes, int64_t length)
+{
+	char detail[80];
+	int n = snprintf(detail, sizeof detail, "%lld",
+	                 (long long)(length / PM_UNITS_PER_SECOND));
+
+	if (length % PM_UNITS_PER_SECOND)
+		n += snprintf(detail + n, sizeof detail - (size_t)n, ".%04lld",
+		              (long long)(length % PM_UNITS_PER_SECOND));
+	snprintf(detail + n, sizeof detail - (size_t)n, " s; at most %lld s",
+	         (long long)(s->max_interval / PM_UNITS_PER_SECOND));
+	s->tally->intervals_too_long++;
+	damaged(s, PM_E_INTERVAL_TOO_LONG, offset, bytes, detail);
 }
 
 /* Whether any of the checks below may fail, tested without a branch on
@@ -104,6 +125,10 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 	}
 	if (end < start) {
 		damaged(s, PM_E_END_BEFORE_START, offset, rec.len, NULL);
+		return;
+	}
+	if (end - start > s->max_interval) {
+		too_long(s, offset, rec.len, end - start);
 		return;
 	}
 	st = reasm_part(s->reasm, source, &h, start, end, rec, offset);

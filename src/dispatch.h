@@ -1,8 +1,9 @@
 /* dispatch.h: the PM stage. Takes PM records (from a PM stream, or found in
  * SMF records), counts them in the inventory, and dispatches on INTRTYPE and
  * INTSEQ#: interval parts are decoded into the reassembler; other record
- * types are skipped by their length and counted. Accounts each PM record's
- * bytes as used, skipped or damaged. */
+ * types are skipped by their length and counted. An interval record that
+ * ends before it starts, or lasts longer than max_interval, is damaged.
+ * Accounts each PM record's bytes as used, skipped or damaged. */
 #ifndef DISPATCH_H
 #define DISPATCH_H
 
@@ -15,12 +16,13 @@
 #include "reasm.h"
 #include "tally.h"
 
-/* Set the first four; zero the rest. */
+/* Set the first five; zero the rest. */
 struct pm_stage {
 	const struct pmint *pm;
 	struct reasm *reasm;
 	struct diag *diag;
 	struct tally *tally;
+	int64_t max_interval;     /* stamp units: longer is damage */
 	struct date_cache dates;  /* most records repeat the last dates */
 };
 

@@ -31,6 +31,7 @@ pipeline_defaults(struct pipeline_opts *o)
 	o->smf.codepage = "IBM-037";
 	o->max_record = 16u << 20;
 	o->max_pending = 1024;
+	o->max_interval = PM_UNITS_PER_DAY;
 	o->max_sources = 4096;
 	/* the framer's least: the kernel copies each read into a buffer that
 	 * stays in the L2 cache, for sparse input the most of the work */
@@ -82,6 +83,7 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->stage.reasm = p->reasm;
 	p->stage.diag = d;
 	p->stage.tally = &p->total;
+	p->stage.max_interval = o->max_interval;
 	*st = PM_OK;
 	return p;
 fail:

@@ -21,13 +21,14 @@ struct pipeline_opts {
 	const char *source_label;  /* source of PM streams without SMF headers */
 	size_t max_record;         /* largest logical record */
 	size_t max_pending;        /* intervals waiting for parts */
+	int64_t max_interval;      /* longest interval, stamp units */
 	size_t max_sources;
 	size_t buffer_size;        /* read buffer */
 	struct progress *progress; /* NULL: none */
 };
 
 /* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
- * pending intervals, 4096 sources, 512 KiB reads (the framer's least: reads
+ * pending intervals, intervals of 24 hours at most, 4096 sources, 512 KiB reads (the framer's least: reads
  * stay in the L2 cache). */
 void pipeline_defaults(struct pipeline_opts *o);
 

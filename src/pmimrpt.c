@@ -55,7 +55,8 @@ enum long_only {
 	OPT_CV_FIELD, OPT_SOURCE, OPT_MAX_RECORD, OPT_MAX_PENDING, OPT_MAX_SOURCES,
 	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
 	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
-	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS
+	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS,
+	OPT_MAX_INTERVAL
 };
 
 static const struct option long_options[] = {
@@ -80,6 +81,7 @@ static const struct option long_options[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "max-record", required_argument, NULL, OPT_MAX_RECORD },
 	{ "max-pending", required_argument, NULL, OPT_MAX_PENDING },
+	{ "max-interval", required_argument, NULL, OPT_MAX_INTERVAL },
 	{ "max-sources", required_argument, NULL, OPT_MAX_SOURCES },
 	{ "describe", no_argument, NULL, OPT_DESCRIBE },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -138,6 +140,8 @@ usage(FILE *fp)
 	      "Limits:\n"
 	      "      --max-record=BYTES largest logical record (default 16777216)\n"
 	      "      --max-pending=N    intervals waiting for parts (default 1024)\n"
+	      "      --max-interval=DURATION  longest interval (default 24h); longer\n"
+	      "                         ones are damaged: seconds, or N with m, h or d\n"
 	      "      --max-sources=N    distinct sources (default 4096)\n"
 	      "\n"
 	      "  -q, --quiet            no summary line and no progress line\n"
@@ -162,6 +166,32 @@ parse_size(const char *s, size_t *out)
 	if (!cli_parse_u64(s, &v) || v > SIZE_MAX)
 		return 0;
 	*out = (size_t)v;
+	return 1;
+}
+
+/* A positive duration in stamp units: seconds, or a number ending in m, h
+ * or d (minutes, hours, days). */
+static int
+parse_duration(const char *s, int64_t *out)
+{
+	static const char units[] = "smhd";
+	static const int64_t seconds[] = { 1, 60, 3600, 86400 };
+	char digits[24];
+	size_t n = strlen(s);
+	const char *unit = n ? strchr(units, s[n - 1]) : NULL;
+	int64_t per = unit ? seconds[unit - units] : 1;
+	uint64_t v;
+
+	if (unit)
+		n--;
+	if (n == 0 || n >= sizeof digits)
+		return 0;
+	memcpy(digits, s, n);
+	digits[n] = '\0';
+	if (!cli_parse_u64(digits, &v) || v == 0 ||
+	    v > (uint64_t)(INT64_MAX / PM_UNITS_PER_SECOND / per))
+		return 0;
+	*out = (int64_t)v * per * PM_UNITS_PER_SECOND;
 	return 1;
 }
 
@@ -264,6 +294,10 @@ parse_options(int argc, char **argv, struct options *o)
 			if (!parse_size(optarg, &o->pipe.max_pending) || o->pipe.max_pending == 0)
 				return cli_usage_error(PROGNAME, "--max-pending must be a positive number, not '%s'", optarg);
 			break;
+		case OPT_MAX_INTERVAL:
+			if (!parse_duration(optarg, &o->pipe.max_interval))
+				return cli_usage_error(PROGNAME, "--max-interval wants a positive number of seconds, or of minutes, hours or days as 90m, 24h or 2d, not '%s'", optarg);
+			break;
 		case OPT_MAX_SOURCES:
 			if (!parse_size(optarg, &o->pipe.max_sources) || o->pipe.max_sources == 0)
 				return cli_usage_error(PROGNAME, "--max-sources must be a positive number, not '%s'", optarg);
@@ -350,7 +384,7 @@ print_summary(const struct tally *t, unsigned files)
 	        (unsigned long long)t->intervals_incomplete);
 	summary_item("; left out: ", &left_out, t->intervals_duplicate, "duplicate");
 	summary_item("; left out: ", &left_out, t->intervals_overlapping, "overlapping");
-	summary_item("; left out: ", &left_out, t->intervals_too_long, "too long");
+	summary_item("; left out: ", &left_out, t->intervals_too_long, "interval records too long");
 	summary_item("; ", &warned, t->duplicate_parts, "duplicate parts");
 	summary_item("; ", &warned, t->implausible, "records with implausible figures");
 	fputc('\n', stderr);

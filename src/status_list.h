@@ -26,6 +26,7 @@ S(PM_E_BAD_SEQUENCE,   WARN,   "interval record with an unknown part number (INT
 S(PM_E_BAD_DATE,       WARN,   "invalid packed date")
 S(PM_E_BAD_TIME,       WARN,   "time of day out of range")
 S(PM_E_END_BEFORE_START, WARN, "interval ends before it starts")
+S(PM_E_INTERVAL_TOO_LONG, WARN, "interval longer than --max-interval")
 S(PM_E_LONG_PART,      WARN,   "PM record longer than its part's layout; known fields decoded")
 S(PM_E_UNKNOWN_VERSION, WARN,  "PM record of an unknown version; known fields decoded")
 S(PM_E_IMPLAUSIBLE,    WARN,   "implausible figures in an interval record")

@@ -26,7 +26,8 @@ struct tally {
 	uint64_t intervals_complete, intervals_incomplete, duplicate_parts;
 	uint64_t intervals_duplicate;    /* inside time already covered, on a boundary */
 	uint64_t intervals_overlapping;  /* overlapping covered time, off its boundaries */
-	uint64_t intervals_too_long;     /* longer than --max-interval: damaged */
+	uint64_t intervals_too_long;     /* interval records longer than
+	                                    --max-interval: damaged */
 	uint64_t implausible;            /* records with implausible figures (kept) */
 };
 

@@ -104,4 +104,24 @@ for rule in "INTDBIRH=5001:highest wait 5001 exceeds the sum 5000" \
 		"implausible: ${rule%%:*} counted once on the summary line"
 done
 
+# An end date of 2099 on a start of 2026: 26,663 days and 300 s (18 leap
+# days from 2028 to 2096), longer than --max-interval (24 hours): damaged,
+# its three parts reported at their offsets and left out.
+pm_patch "$tmp/four.bin" "$tmp/2099.bin" 2 "INTEDATE=x'0199015F'"
+expect_rc 4 rpt --report=cpu "$tmp/2099.bin"
+has_line "$tmp/last.err" "offset 676 (0x2a4): warning: interval longer than --max-interval: 2303683500 s; at most 86400 s" \
+	"too long: reported at its first part"
+has_line "$tmp/last.err" '^pmimrpt: 1 file, 2704 bytes: 2028 used, 0 skipped, 676 damaged; .* 3 intervals (3 complete, 0 incomplete); left out: 3 interval records too long$' \
+	"too long: its bytes damaged, its records counted, left out"
+has_line "$tmp/last.out" '^,3,900.000000,' "too long: left out of the report"
+expect_rc 0 rpt --report=cpu --max-interval=30000d "$tmp/2099.bin"
+has_line "$tmp/last.out" '^,4,2303684400.000000,' "--max-interval=30000d admits 73 years"
+expect_rc 0 rpt --max-interval=5m "$tmp/four.bin"
+expect_rc 0 rpt --max-interval=300 "$tmp/four.bin"
+expect_rc 4 rpt --report=cpu --max-interval=299 "$tmp/four.bin"
+has_line "$tmp/last.err" '0 used, 0 skipped, 2704 damaged; .* left out: 12 interval records too long$' \
+	"--max-interval=299: every 300 s interval too long"
+for bad in 0 1.5 5x 1h30m -1 99999999999999999999; do
+	expect_rc 12 rpt --max-interval=$bad "$tmp/four.bin"
+done
 finish
