@@ -151,7 +151,8 @@ usage(FILE *fp)
 	      "      --version          show the version and exit\n"
 	      "\n"
 	      "Exit status: 0 clean; 4 warnings (damaged records skipped, duplicate\n"
-	      "parts, incomplete intervals); 8 an input could not be read to its end;\n"
+	      "parts, incomplete intervals, implausible figures, intervals too long,\n"
+	      "nothing selected); 8 an input could not be read to its end;\n"
 	      "12 usage or configuration error, or an error in a report definition;\n"
 	      "16 output could not be written.\n",
 	      fp);
@@ -390,6 +391,38 @@ print_summary(const struct tally *t, unsigned files)
 	fputc('\n', stderr);
 }
 
+/* A run that reported no interval says, in one line, what matched nothing:
+ * the report's selection, or else the input, its SMF type or its interval
+ * records (unless an input could not be read: that said why). The
+ * inventory selects nothing; it only says that the input is empty. */
+static void
+say_nothing_selected(struct diag *d, const struct tally *t, const struct pmint *pm,
+                     const struct report *rep, unsigned smf_type, bool read_all)
+{
+	char why[512];
+	uint64_t smf_records = 0;
+
+	for (int ty = 0; ty < 256; ty++)
+		smf_records += t->records[KIND_SMF][ty];
+	if (rep && report_what_matched_nothing(rep, why, sizeof why)) {
+		diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
+		return;
+	}
+	if (!read_all)
+		return;
+	if (t->bytes_read == 0)
+		snprintf(why, sizeof why, "the input is empty");
+	else if (!rep || t->intervals_complete + t->intervals_incomplete > 0)
+		return;
+	else if (smf_records > 0 && t->records[KIND_SMF][smf_type] == 0)
+		snprintf(why, sizeof why, "no SMF records of type %u in the input", smf_type);
+	else if (t->records[KIND_PM][pm->interval_type] == 0)
+		snprintf(why, sizeof why, "no interval records in the input");
+	else
+		snprintf(why, sizeof why, "no interval: every interval record was damaged or left out");
+	diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
+}
+
 /* Read every input named (or standard input). Returns -1 when one could
  * not be opened or read to its end. */
 static int
@@ -602,6 +635,7 @@ main(int argc, char **argv)
 	} else {
 		st = inventory_write(out.fp, pipeline_tally(p));
 	}
+	say_nothing_selected(&diag, pipeline_tally(p), &pm, rep, o.pipe.smf.type, read_rc == 0);
 	if (st == PM_OK)
 		st = outfile_commit(&out);
 	else

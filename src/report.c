@@ -1,5 +1,7 @@
 /* report.c: a report definition run over intervals. See report.h. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,9 @@ struct report {
 	/* selection */
 	uint8_t *source_state;
 	uint64_t left_out;     /* intervals of groups beyond --max-groups */
+	/* intervals offered, and those each selection alone would keep: what
+	 * matched nothing, when nothing is reported */
+	uint64_t offered, of_sources, in_period, complete, passed;
 	/* what was reported */
 	uint64_t intervals, incomplete_count;
 	int64_t first_start, last_end;
@@ -406,12 +411,18 @@ report_interval(const struct interval *iv, void *ctx)
 {
 	struct report *r = ctx;
 	bool complete = (iv->parts & r->all_parts) == r->all_parts;
+	bool in_period = iv->start >= r->o.from && iv->start < r->o.to;
+	bool of_source = source_selected(r, iv->source);
 	int64_t period = 0;
 	size_t acc;
 
-	if ((r->o.complete_only && !complete) || iv->start < r->o.from ||
-	    iv->start >= r->o.to || !source_selected(r, iv->source))
+	r->offered++;
+	r->of_sources += of_source;
+	r->in_period += in_period;
+	r->complete += complete;
+	if ((r->o.complete_only && !complete) || !in_period || !of_source)
 		return;
+	r->passed++;
 	if (r->stream) {
 		/* a row of its own, written now */
 		metric_restart(r->scratch, &r->adder);
@@ -434,6 +445,67 @@ report_interval(const struct interval *iv, void *ctx)
 	r->incomplete_count += !complete;
 	if (r->stream)
 		emit(r, iv->source, iv->start, iv, r->scratch);
+}
+
+/* Add to the n bytes of out (cap in all) what fmt says; n grows by what
+ * was added, and stays below cap. */
+static size_t
+append(char *out, size_t cap, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static size_t
+append(char *out, size_t cap, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (n + 1 >= cap)
+		return n;
+	va_start(ap, fmt);
+	k = vsnprintf(out + n, cap - n, fmt, ap);
+	va_end(ap);
+	return k < 0 ? n : n + (size_t)k < cap ? n + (size_t)k : cap - 1;
+}
+
+bool
+report_what_matched_nothing(const struct report *r, char *out, size_t cap)
+{
+	const struct report_opts *o = &r->o;
+	bool from = o->from != INT64_MIN, to = o->to != INT64_MAX;
+	/* the selections that matched nothing on their own */
+	bool source = r->of_sources == 0, period = r->in_period == 0,
+	     complete = o->complete_only && r->complete == 0;
+	char stamp[20];
+	size_t n;
+
+	if (r->offered == 0 || r->passed > 0)
+		return false;
+	if (!source && !period && !complete) {
+		/* each kept some: together they matched nothing */
+		source = o->nsources > 0;
+		period = from || to;
+		complete = o->complete_only;
+	}
+	n = append(out, cap, 0, "no%s interval", complete ? " complete" : "");
+	for (size_t i = 0; source && i < o->nsources; i++)
+		n = append(out, cap, n, "%s%s", i ? ", " : o->nsources > 1 ?
+		           " of sources " : " of source ", o->sources[i]);
+	if (period) {
+		n = append(out, cap, n, " starting %s", !from ? "before" :
+		           to ? "between" : "at or after");
+		if (from) {
+			stamp_format(o->from, stamp);
+			n = append(out, cap, n, " --from=%s%s", stamp, to ? " and" : "");
+		}
+		if (to) {
+			stamp_format(o->to, stamp);
+			append(out, cap, n, " --to=%s", stamp);
+		}
+	}
+	return true;
 }
 
 /* ---------------------------------------------------------------------- */

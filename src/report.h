@@ -50,6 +50,13 @@ struct report *report_open(const struct rpt_def *def, const struct pmint *pm,
 /* An interval_fn: ctx is the report. */
 void report_interval(const struct interval *iv, void *ctx);
 
+/* When intervals came and none was reported, which selection (--source,
+ * --from and --to, --complete-only) matched nothing, in out (cap bytes):
+ * the one that kept no interval on its own, else all of those given, as
+ * "no interval of source SYSX". False when an interval was reported, none
+ * came, or the selections kept some (then a limit left them out). */
+bool report_what_matched_nothing(const struct report *r, char *out, size_t cap);
+
 /* Write the groups and end the output; fills m's counts and period.
  * PM_E_WRITE when a write failed. */
 pm_status report_finish(struct report *r, struct report_meta *m);

@@ -36,6 +36,8 @@ S(PM_E_INCOMPLETE,     WARN,   "interval is missing parts")
 S(PM_E_PENDING_LIMIT,  WARN,   "too many pending intervals; oldest emitted incomplete (see --max-pending)")
 S(PM_E_SOURCE_LIMIT,   INPUT,  "too many distinct sources (see --max-sources)")
 S(PM_E_GROUP_LIMIT,    INPUT,  "too many report groups (see --max-groups)")
+/* selection */
+S(PM_E_NOTHING_SELECTED, WARN,  "nothing selected")
 /* counter engine */
 S(PM_E_NO_VALUE,       WARN,   "counter has no value: zero or negative denominator, or negative delta")
 S(PM_E_NOT_DISPLAYED,  USAGE,  "counter type has no displayable value")

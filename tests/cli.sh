@@ -25,11 +25,46 @@ rpt "$tmp/missing.dat" 2> "$tmp/err" > /dev/null || true
 grep -q "missing.dat: No such file" "$tmp/err" && pass "missing file named" || fail "missing file named"
 expect_rc 8 rpt "$tmp"
 
-# an empty input is clean: a header and nothing else
+# a run that selects nothing warns (exit 4) in one line naming what matched
+# nothing, and writes the report's header
+# nothing_selected WHY OPTION...: the run's one warning is WHY
+nothing_selected() {
+	why=$1
+	shift
+	expect_rc 4 rpt "$@"
+	if [ "$(grep -c "nothing selected" "$tmp/last.err")" -eq 1 ] &&
+		grep -q "^pmimrpt: warning: nothing selected: $why\$" "$tmp/last.err"; then
+		pass "nothing selected: $why"
+	else
+		fail "nothing selected: $why"; head -3 "$tmp/last.err"
+	fi
+}
 : > "$tmp/empty"
-expect_rc 0 rpt -q -o "$tmp/empty.csv" "$tmp/empty"
+nothing_selected "the input is empty" -o "$tmp/empty.csv" "$tmp/empty"
 [ "$(wc -l < "$tmp/empty.csv")" -eq 1 ] && pass "empty input: header only" || fail "empty input: header only"
-expect_rc 0 rpt -q /dev/null
+nothing_selected "the input is empty" /dev/null
+nothing_selected "the input is empty" --report=inventory /dev/null
+nothing_selected "no SMF records of type 231 in the input" --report=cpu --smf-type=231 "$sample"
+[ "$(wc -l < "$tmp/last.out")" -eq 1 ] && pass "nothing selected: header only" || fail "nothing selected: header only"
+expect_rc 0 rpt --report=inventory --smf-type=231 "$sample"
+nothing_selected "no SMF records of type 231 in the input" --smf-type=231 "$sample"
+# PM records of other types only: the interval records (INTRTYPE 5, the
+# third byte) of a generated stream left out
+gen --framing=pm --other-pm=0.9 --intervals=3 -o "$tmp/other-pm.dat"
+perl -e 'my $b = do { local $/; <STDIN> };
+	while (length $b >= 4) { my $r = substr($b, 0, unpack("n", $b), ""); print $r if ord(substr($r, 2, 1)) != 5 }' \
+	< "$tmp/other-pm.dat" > "$tmp/no-intervals.dat"
+nothing_selected "no interval records in the input" --framing=pm "$tmp/no-intervals.dat"
+nothing_selected "no interval of source SYSX" --report=waits --source=SYSX "$sample"
+nothing_selected "no interval of sources SYSX, SYSY" --source=SYSX --source=SYSY "$sample"
+nothing_selected "no interval starting at or after --from=2025-03-04 00:00:00" --from=2025-03-04 "$sample"
+nothing_selected "no interval starting before --to=2025-03-03 00:00:00" --to=2025-03-03 "$sample"
+nothing_selected "no interval starting between --from=2025-03-02 00:00:00 and --to=2025-03-03 00:01:00" \
+	--report=summary --from=2025-03-02 --to="2025-03-03 00:01" "$sample"
+nothing_selected "no interval of source SYSB starting before --to=2025-03-03 00:01:40" \
+	--source=SYSB --to="2025-03-03 00:01:40" "$sample"
+nothing_selected "no complete interval" --complete-only --framing=pm "$top_srcdir/tests/fuzz/regress/pending-past-limit.bin"
+expect_rc 0 rpt --source=SYSA --to="2025-03-03 00:01:40" "$sample"
 
 # a pipe reads like the file
 rpt "$sample" > "$tmp/file.csv" 2> "$tmp/file.err"

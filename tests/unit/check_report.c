@@ -485,6 +485,77 @@ START_TEST(selection)
 }
 END_TEST
 
+/* What matched nothing: opts' selection over the n intervals iv; false,
+ * or the line said, in out. */
+static bool
+matched_nothing(const struct report_opts *opts, const struct interval *iv,
+                size_t n, const char *text, char out[256])
+{
+	struct report_opts o = *opts;
+	struct report_meta m = { 0 };
+	struct report *r;
+	pm_status st;
+	bool said;
+
+	o.max_sources = 16;
+	o.max_groups = o.max_groups ? o.max_groups : 100;
+	load(text);
+	memset(&cap, 0, sizeof cap);
+	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
+	r = report_open(&def, &pm, &src, &o, &cap.sink, &diag, &st);
+	ck_assert(r != NULL);
+	for (size_t i = 0; i < n; i++)
+		report_interval(&iv[i], r);
+	ck_assert(report_finish(r, &m) == PM_OK);
+	said = report_what_matched_nothing(r, out, 256);
+	report_close(r);
+	return said;
+}
+
+START_TEST(what_matched_nothing)
+{
+	const char *sysx[] = { "SYSX" }, *sysb[] = { "SYSB" }, *two[] = { "SYSX", "SYSY" };
+	struct interval iv[] = {
+		make("SYSA", "2025-03-03 09:00", "2025-03-03 09:15"),
+		make("SYSB", "2025-03-03 10:15", "2025-03-03 10:30"),
+	};
+	struct report_opts o = { .by = BY_TOTAL, .from = INT64_MIN, .to = INT64_MAX };
+	char why[256];
+
+	/* nothing came, or something was reported: nothing to say */
+	ck_assert(!matched_nothing(&o, iv, 0, tasks_rpt, why));
+	ck_assert(!matched_nothing(&o, iv, 2, tasks_rpt, why));
+	/* one selection alone keeps nothing: it is named */
+	o.sources = sysx;
+	o.nsources = 1;
+	ck_assert(matched_nothing(&o, iv, 2, tasks_rpt, why));
+	ck_assert_str_eq(why, "no interval of source SYSX");
+	o.sources = two;
+	o.nsources = 2;
+	o.from = at("2025-03-04 00:00");
+	ck_assert(matched_nothing(&o, iv, 2, tasks_rpt, why));
+	ck_assert_str_eq(why, "no interval of sources SYSX, SYSY starting at or after "
+	                 "--from=2025-03-04 00:00:00");
+	/* each keeps some, together none: all are named */
+	o.sources = sysb;
+	o.nsources = 1;
+	o.from = at("2025-03-03 08:00");
+	o.to = at("2025-03-03 10:00");
+	ck_assert(matched_nothing(&o, iv, 2, tasks_rpt, why));
+	ck_assert_str_eq(why, "no interval of source SYSB starting between "
+	                 "--from=2025-03-03 08:00:00 and --to=2025-03-03 10:00:00");
+	o = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
+	                          .to = at("2025-03-03 09:00"), .complete_only = true };
+	iv[0].parts = iv[1].parts = 0x6;
+	ck_assert(matched_nothing(&o, iv, 2, tasks_rpt, why));
+	ck_assert_str_eq(why, "no complete interval starting before --to=2025-03-03 09:00:00");
+	/* selected, but a limit left them out: the limit says so */
+	o = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN, .to = INT64_MAX,
+	                          .max_groups = 10 };
+	ck_assert(!matched_nothing(&o, iv, 2, waits_rpt, why));
+}
+END_TEST
+
 START_TEST(group_limit)
 {
 	struct report_opts o = { .by = BY_HOUR, .from = INT64_MIN, .to = INT64_MAX,
@@ -620,6 +691,7 @@ report_suite(void)
 	tcase_add_test(core, selection);
 	tcase_add_test(core, intervals_row);
 	tcase_add_test(core, summary_top_five);
+	tcase_add_test(core, what_matched_nothing);
 	tcase_add_test(limits, group_limit);
 	tcase_add_test(limits, many_groups_grow_the_index);
 	suite_add_tcase(s, core);
