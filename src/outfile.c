@@ -76,6 +76,12 @@ outfile_open(struct outfile *o, const char *path)
 	return PM_OK;
 }
 
+bool
+outfile_replaces(const struct outfile *o)
+{
+	return o->tmp_path != NULL;
+}
+
 pm_status
 outfile_commit(struct outfile *o)
 {

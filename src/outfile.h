@@ -5,6 +5,7 @@
 #ifndef OUTFILE_H
 #define OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "status.h"
@@ -18,11 +19,16 @@ struct outfile {
 /* Open path for writing ("-" or NULL: standard output). */
 pm_status outfile_open(struct outfile *o, const char *path);
 
+/* Whether the output replaces a file at commit (a regular file), so that
+ * not committing leaves the previous one as it was; false for what is
+ * written directly, such as standard output. */
+bool outfile_replaces(const struct outfile *o);
+
 /* Flush, check for write errors, and move the file into place. On failure
  * the temporary is removed and the old file is left as it was. */
 pm_status outfile_commit(struct outfile *o);
 
-/* Give up: remove the temporary. */
+/* Give up: remove the temporary, and leave the old file as it was. */
 void outfile_abort(struct outfile *o);
 
 /* Remove the temporary file from a signal handler (async-signal-safe). */

@@ -115,8 +115,9 @@ usage(FILE *fp)
 	      "                         no SMF header\n"
 	      "      --complete-only    leave out intervals that lack parts\n"
 	      "      --max-groups=N     report rows held in memory (default 100000)\n"
-	      "  -o, --output=FILE      write the report to FILE (replaced only when\n"
-	      "                         complete) instead of standard output\n"
+	      "  -o, --output=FILE      write the report to FILE instead of standard\n"
+	      "                         output; FILE is replaced only by a run that\n"
+	      "                         exits 0 or 4\n"
 	      "      --describe         print the PMIM field table and exit\n"
 	      "\n"
 	      "Output:\n"
@@ -636,7 +637,10 @@ main(int argc, char **argv)
 		st = inventory_write(out.fp, pipeline_tally(p));
 	}
 	say_nothing_selected(&diag, pipeline_tally(p), &pm, rep, o.pipe.smf.type, read_rc == 0);
-	if (st == PM_OK)
+	/* A failed run (exit 8 or more) leaves the previous report as it was;
+	 * what is written directly, standard output say, stays written. */
+	if (st == PM_OK && ((diag_exit_code(&diag) < EXIT_INPUT && read_rc == 0) ||
+	                    !outfile_replaces(&out)))
 		st = outfile_commit(&out);
 	else
 		outfile_abort(&out);

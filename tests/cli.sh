@@ -77,9 +77,31 @@ same "$tmp/file.err2" "$tmp/pipe.err2" "cat file | pmimrpt - gives the same summ
 # -o: written whole or not at all
 rpt -q -o "$tmp/out.csv" "$sample"
 same "$tmp/file.csv" "$tmp/out.csv" "-o FILE holds the report"
+# a failed run (8, 12, 16) never replaces a report; a run with warnings
+# (4) or none (0) does
+# kept WHAT: $tmp/keep.csv holds the previous report still (and again)
+kept() {
+	if [ "$(cat "$tmp/keep.csv")" = "previous report" ]; then pass "$1: previous report kept"; else fail "$1: previous report replaced"; fi
+	echo "previous report" > "$tmp/keep.csv"
+}
 echo "previous report" > "$tmp/keep.csv"
+expect_rc 8 rpt -q -o "$tmp/keep.csv" "$tmp/missing.dat"
+kept "exit 8, no input"
 expect_rc 8 rpt -q -o "$tmp/keep.csv" "$sample" "$tmp/missing.dat"
-[ -s "$tmp/keep.csv" ] && pass "input failure: -o file still written with what was read" || fail "input failure: -o file"
+kept "exit 8, one input missing"
+expect_rc 8 rpt -q --report=summary --by=hour --max-groups=10 -o "$tmp/keep.csv" "$sample"
+kept "exit 8, too many groups"
+expect_rc 12 rpt -q --report=nonesuch -o "$tmp/keep.csv" "$sample"
+kept "exit 12"
+expect_rc 4 rpt -q --source=SYSX -o "$tmp/keep.csv" "$sample"
+[ "$(wc -l < "$tmp/keep.csv")" -eq 1 ] && pass "exit 4: report replaced" || fail "exit 4: report not replaced"
+echo "previous report" > "$tmp/keep.csv"
+expect_rc 0 rpt -q -o "$tmp/keep.csv" "$sample"
+same "$tmp/file.csv" "$tmp/keep.csv" "exit 0: report replaced"
+# standard output gets what was read, whatever the exit code
+expect_rc 8 rpt -q "$sample" "$tmp/missing.dat"
+same "$tmp/file.csv" "$tmp/last.out" "exit 8: standard output written"
+
 expect_rc 16 rpt -q -o /dev/full "$sample"
 mkdir "$tmp/ro" && echo "old" > "$tmp/ro/report.csv" && chmod 555 "$tmp/ro"
 if [ "$(id -u)" -ne 0 ]; then
