@@ -21,6 +21,22 @@ outfile_remove_on_signal(void)
 		unlink(tmp);
 }
 
+bool
+outfile_is_input(const char *path, const char *input)
+{
+	bool from_stdin = strcmp(input, "-") == 0;
+	struct stat out, in;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return false;
+	if (!from_stdin && strcmp(path, input) == 0)
+		return true;
+	if (stat(path, &out) != 0 || !S_ISREG(out.st_mode) ||
+	    (from_stdin ? fstat(STDIN_FILENO, &in) : stat(input, &in)) != 0)
+		return false;
+	return out.st_dev == in.st_dev && out.st_ino == in.st_ino;
+}
+
 pm_status
 outfile_open(struct outfile *o, const char *path)
 {

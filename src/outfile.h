@@ -16,6 +16,11 @@ struct outfile {
 	char *tmp_path;  /* temporary name, when renaming at the end */
 };
 
+/* Whether writing path (NULL or "-": standard output) would replace input
+ * (a path, or "-" for standard input): the same name, or the same regular
+ * file under any name (device and inode). */
+bool outfile_is_input(const char *path, const char *input);
+
 /* Open path for writing ("-" or NULL: standard output). */
 pm_status outfile_open(struct outfile *o, const char *path);
 

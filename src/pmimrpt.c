@@ -117,7 +117,7 @@ usage(FILE *fp)
 	      "      --max-groups=N     report rows held in memory (default 100000)\n"
 	      "  -o, --output=FILE      write the report to FILE instead of standard\n"
 	      "                         output; FILE is replaced only by a run that\n"
-	      "                         exits 0 or 4\n"
+	      "                         exits 0 or 4, and may not be an input\n"
 	      "      --describe         print the PMIM field table and exit\n"
 	      "\n"
 	      "Output:\n"
@@ -424,6 +424,23 @@ say_nothing_selected(struct diag *d, const struct tally *t, const struct pmint *
 	diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
 }
 
+/* Whether the output is one of the inputs (said, as a usage error): the
+ * run would replace what it reads. */
+static bool
+output_is_input(const char *output, char **paths, int n)
+{
+	for (int i = 0; i < (n ? n : 1); i++) {
+		const char *input = n ? paths[i] : "-";
+		if (outfile_is_input(output, input)) {
+			cli_usage_error(PROGNAME, "the output %s is the input %s: refused, "
+			                "it would be replaced", output,
+			                strcmp(input, "-") ? input : "standard input");
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Read every input named (or standard input). Returns -1 when one could
  * not be opened or read to its end. */
 static int
@@ -565,6 +582,10 @@ main(int argc, char **argv)
 	if ((rc = parse_options(argc, argv, &o)) != EXIT_CLEAN ||
 	    (rc = run_time(o.run_time, when)) != EXIT_CLEAN)
 		goto done;
+	if (output_is_input(o.output, argv + optind, argc - optind)) {
+		rc = EXIT_USAGE;
+		goto done;
+	}
 	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
 		rc = EXIT_USAGE;

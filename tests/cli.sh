@@ -102,6 +102,26 @@ same "$tmp/file.csv" "$tmp/keep.csv" "exit 0: report replaced"
 expect_rc 8 rpt -q "$sample" "$tmp/missing.dat"
 same "$tmp/file.csv" "$tmp/last.out" "exit 8: standard output written"
 
+# an output that is one of the inputs is refused before anything is read
+# or written: by name, or as the same file under another name
+cp "$sample" "$tmp/victim.dat"
+ln "$tmp/victim.dat" "$tmp/victim-link.dat"
+ln -s victim.dat "$tmp/victim-symlink.dat"
+for out in victim.dat ./victim.dat victim-link.dat victim-symlink.dat; do
+	expect_rc 12 rpt -o "$tmp/$out" "$sample" "$tmp/victim.dat"
+	grep -q "^pmimrpt: the output $tmp/$out is the input $tmp/victim.dat" "$tmp/last.err" &&
+		pass "-o $out: refused, the input named" || fail "-o $out: message"
+	[ ! -s "$tmp/last.out" ] && ! grep -q "^pmimrpt: [0-9]* file" "$tmp/last.err" &&
+		pass "-o $out: nothing read" || fail "-o $out: read"
+done
+expect_rc 12 rpt -o "$tmp/victim.dat" - < "$tmp/victim.dat"
+expect_rc 12 rpt -o "$tmp/victim.dat" < "$tmp/victim.dat"
+grep -q "^pmimrpt: the output $tmp/victim.dat is the input standard input" "$tmp/last.err" &&
+	pass "-o FILE < FILE: refused" || fail "-o FILE < FILE: message"
+same "$sample" "$tmp/victim.dat" "the input is left as it was"
+expect_rc 12 rpt -o "$tmp/new.dat" "$tmp/new.dat"
+[ ! -e "$tmp/new.dat" ] && pass "-o NEW NEW: refused, nothing made" || fail "-o NEW NEW: made"
+expect_rc 0 rpt -q -o "$tmp/other.csv" - < "$sample"
 expect_rc 16 rpt -q -o /dev/full "$sample"
 mkdir "$tmp/ro" && echo "old" > "$tmp/ro/report.csv" && chmod 555 "$tmp/ro"
 if [ "$(id -u)" -ne 0 ]; then
