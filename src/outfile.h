@@ -1,7 +1,13 @@
 /* outfile.h: report output that is never left half-written under its final
  * name. A regular file (or a new one) is written to a temporary file beside
  * it and renamed over it only when complete; /dev/null, FIFOs, terminals and
- * other non-regular files are written directly and never renamed over. */
+ * other non-regular files are written directly and never renamed over.
+ *
+ * The temporary is unnamed where the file system has O_TMPFILE (and /proc
+ * names open files): a run killed even by SIGKILL leaves nothing. It gets a
+ * name only at commit, to be renamed over the final file at once. Elsewhere
+ * it is a named file, .NAME.tmpXXXXXX, removed on failure and on the
+ * signals the program catches (outfile_remove_on_signal). */
 #ifndef OUTFILE_H
 #define OUTFILE_H
 
@@ -13,7 +19,8 @@
 struct outfile {
 	FILE *fp;
 	char *path;      /* final name; NULL for standard output */
-	char *tmp_path;  /* temporary name, when renaming at the end */
+	char *tmp_path;  /* the temporary's name, when renaming at the end */
+	bool unnamed;    /* the temporary has no name yet (O_TMPFILE) */
 };
 
 /* Whether writing path (NULL or "-": standard output) would replace input
@@ -36,7 +43,7 @@ pm_status outfile_commit(struct outfile *o);
 /* Give up: remove the temporary, and leave the old file as it was. */
 void outfile_abort(struct outfile *o);
 
-/* Remove the temporary file from a signal handler (async-signal-safe). */
+/* Remove a named temporary file from a signal handler (async-signal-safe). */
 void outfile_remove_on_signal(void);
 
 #endif
