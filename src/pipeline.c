@@ -14,6 +14,7 @@ struct pipeline {
 	struct smfhdr smfhdr;
 	struct fr_records records; /* what the framer must know of records */
 	uint32_t label_source;
+	bool label_named;     /* label_source holds the label's id */
 	struct pm_stage stage;
 	struct smf_reader *smf;
 	struct reasm *reasm;
@@ -51,7 +52,6 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
               pm_status *st)
 {
 	struct pipeline *p = calloc(1, sizeof *p);
-	const char *label = o->source_label ? o->source_label : "";
 	struct reasm_opts ro = { o->max_pending, o->max_pending * 4 };
 
 	if (!p) {
@@ -70,14 +70,10 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->records.smf_ctx = &p->smfhdr;
 	if (!emit)
 		emit = drop_interval;
-	if ((*st = sources_intern(src, label, strlen(label), &p->label_source)) != PM_OK)
-		goto fail;
 	if (!(p->smf = smf_open(&o->smf, pm, &p->smfhdr, src, d, st)))
 		goto fail;
-	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total))) {
-		*st = PM_E_NOMEM;
+	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total, st)))
 		goto fail;
-	}
 	p->stage.pm = pm;
 	p->stage.reasm = p->reasm;
 	p->stage.diag = d;
@@ -100,11 +96,32 @@ want_record(const uint8_t *head, size_t head_len, void *ctx)
 	return smf_want(head, head_len, p->smf);
 }
 
+/* The source of PM streams is named when the first PM stream is read, so
+ * that it takes a place among max_sources only when there is one. */
+static bool
+name_label(struct pipeline *p, const struct fr_record *rec)
+{
+	const char *label = p->o.source_label ? p->o.source_label : "";
+	pm_status st;
+
+	if (p->label_named)
+		return true;
+	st = sources_intern(p->sources, label, strlen(label), &p->label_source);
+	if (st == PM_OK)
+		return p->label_named = true;
+	p->file.damaged += rec->input_bytes;
+	p->file.damaged_records++;
+	diag_at(p->diag, st, (int64_t)rec->offset, "PM stream source '%s'", label);
+	return false;
+}
+
 static void
 take_record(struct pipeline *p, const struct fr_record *rec)
 {
 	if (framer_content(p->fr) == CONTENT_SMF) {
 		smf_record(p->smf, rec, &p->stage);
+	} else if (!name_label(p, rec)) {
+		return;
 	} else if (framer_framing(p->fr) == FRAMING_PM) {
 		pm_stage_record(&p->stage, span_make(rec->data, rec->len),
 		                p->label_source, rec->offset);

@@ -447,6 +447,26 @@ load_definition(const struct options *o, const struct pmint *pm,
 	return EXIT_CLEAN;
 }
 
+/* Why the report or the pipeline could not be set up, naming the option
+ * that asked for what could not be had. */
+static void
+report_open_failure(struct diag *d, pm_status st, const struct options *o,
+                    bool output_codepage)
+{
+	if (st == PM_E_CODEPAGE)
+		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
+		        output_codepage ? "--output-encoding" : "--codepage",
+		        output_codepage ? o->text.encoding : o->pipe.smf.codepage);
+	else if (st == PM_E_PENDING_MEMORY)
+		diag_at(d, st, DIAG_NO_OFFSET, "--max-pending=%zu needs %llu MiB; "
+		        "it may be at most %lu, and as much as memory allows",
+		        o->pipe.max_pending,
+		        (unsigned long long)(reasm_memory(o->pipe.max_pending) >> 20),
+		        (unsigned long)REASM_MAX_PENDING);
+	else
+		diag_at(d, st, DIAG_NO_OFFSET, NULL);
+}
+
 /* The inputs' size for the progress line; -1 when one is not a regular
  * file (a pipe has no size). */
 static int64_t
@@ -540,10 +560,7 @@ main(int argc, char **argv)
 		p = pipeline_open(&o.pipe, &pm, &sources, rep ? report_interval : NULL,
 		                  rep, &diag, &st);
 	if (!p) {
-		bool output_cp = st == PM_E_CODEPAGE && def && !sink;
-		diag_at(&diag, st, DIAG_NO_OFFSET, st == PM_E_CODEPAGE ? "%s=%s" : NULL,
-		        output_cp ? "--output-encoding" : "--codepage",
-		        output_cp ? o.text.encoding : o.pipe.smf.codepage);
+		report_open_failure(&diag, st, &o, st == PM_E_CODEPAGE && def && !sink);
 		outfile_abort(&out);
 		report_close(rep);
 		if (sink)

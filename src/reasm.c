@@ -319,17 +319,40 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 	return st;
 }
 
-struct reasm *
-reasm_open(const struct pmint *pm, const struct reasm_opts *o,
-           interval_fn emit, void *ctx, struct diag *d, struct tally *t)
+/* Buckets of the index (and of the table of completed keys) for nslots. */
+static size_t
+index_size(size_t nslots)
 {
-	struct reasm *r;
 	size_t nindex = 1;
 
-	/* Slot numbers are 32-bit, and the index size must fit a 32-bit
-	 * size_t too; no sane queue comes near that. */
-	if (o->max_pending > UINT32_MAX / 8)
+	while (nindex < 2 * nslots)
+		nindex <<= 1;
+	return nindex;
+}
+
+uint64_t
+reasm_memory(size_t max_pending)
+{
+	uint64_t nslots = (uint64_t)(max_pending ? max_pending : 1) + 1;
+	uint64_t nindex = max_pending > REASM_MAX_PENDING ? 2 * nslots
+	                  : index_size((size_t)nslots);
+
+	return nslots * sizeof(struct slot) +
+	       nindex * (sizeof(struct bucket) + sizeof(struct done_key));
+}
+
+struct reasm *
+reasm_open(const struct pmint *pm, const struct reasm_opts *o,
+           interval_fn emit, void *ctx, struct diag *d, struct tally *t,
+           pm_status *st)
+{
+	struct reasm *r;
+	size_t nindex;
+
+	*st = PM_E_PENDING_MEMORY;
+	if (o->max_pending > REASM_MAX_PENDING)
 		return NULL;
+	*st = PM_E_NOMEM;
 	r = calloc(1, sizeof *r);
 	if (r == NULL)
 		return NULL;
@@ -342,18 +365,19 @@ reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 	r->horizon = o->horizon;
 	r->all_parts = reasm_all_parts(r);
 	r->nslots = r->max_pending + 1;
-	while (nindex < 2 * r->nslots)
-		nindex <<= 1;
+	nindex = index_size(r->nslots);
 	r->index_mask = nindex - 1;
 	r->slots = calloc(r->nslots, sizeof *r->slots);
 	r->index = calloc(nindex, sizeof *r->index);
 	r->done = calloc(nindex, sizeof *r->done);
 	if (r->slots == NULL || r->index == NULL || r->done == NULL) {
+		*st = PM_E_PENDING_MEMORY;
 		reasm_close(r);
 		return NULL;
 	}
 	for (size_t i = 0; i < nindex; i++)
 		r->index[i].slot = NO_SLOT;
+	*st = PM_OK;
 	return r;
 }
 

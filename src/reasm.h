@@ -35,11 +35,21 @@ struct reasm_opts {
 	                        0: none, only max_pending bounds the wait */
 };
 
+/* The most max_pending may be: slot numbers are 32-bit, and the index,
+ * twice as large, must be addressable by a 32-bit size_t too. */
+#define REASM_MAX_PENDING (UINT32_MAX / 8)
+
 struct reasm;
 
+/* The bytes reasm_open allocates for max_pending intervals. */
+uint64_t reasm_memory(size_t max_pending);
+
+/* NULL, with *st PM_E_PENDING_MEMORY when the memory max_pending asks for
+ * (more than REASM_MAX_PENDING, or what the system refused) cannot be had,
+ * PM_E_NOMEM when the rest cannot. */
 struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
                          interval_fn emit, void *ctx, struct diag *d,
-                         struct tally *t);
+                         struct tally *t, pm_status *st);
 
 /* Take one interval part: h is its header (already read), start and end
  * its stamps, rec the whole PM record. Decodes the part's fields into the

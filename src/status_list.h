@@ -33,6 +33,7 @@ S(PM_E_IMPLAUSIBLE,    WARN,   "implausible figures in an interval record")
 S(PM_E_DUPLICATE_PART, WARN,   "duplicate part of an interval; first copy kept")
 S(PM_E_INCOMPLETE,     WARN,   "interval is missing parts")
 S(PM_E_PENDING_LIMIT,  WARN,   "too many pending intervals; oldest emitted incomplete (see --max-pending)")
+S(PM_E_PENDING_MEMORY, USAGE,  "the memory --max-pending asks for cannot be allocated")
 S(PM_E_SOURCE_LIMIT,   INPUT,  "too many distinct sources (see --max-sources)")
 S(PM_E_GROUP_LIMIT,    INPUT,  "too many report groups (see --max-groups)")
 /* counter engine */

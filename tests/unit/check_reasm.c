@@ -74,6 +74,7 @@ static void
 h_open(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 {
 	struct reasm_opts o = { max_pending, horizon };
+	pm_status st;
 
 	memset(t, 0, sizeof *t);
 	t->out = open_memstream(&t->msg, &t->msglen);
@@ -85,8 +86,9 @@ h_open(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 	ck_assert_ptr_nonnull(t->seen);
 	t->cap = cap;
 	t->next_offset = BASE_OFFSET;
-	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally);
+	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally, &st);
 	ck_assert_ptr_nonnull(t->r);
+	ck_assert_int_eq(st, PM_OK);
 }
 
 static const char *
