@@ -18,6 +18,7 @@ struct pipeline {
 	struct pm_stage stage;
 	struct smf_reader *smf;
 	struct reasm *reasm;
+	struct coverage *coverage;
 	struct framer *fr;    /* while an input is read */
 	uint64_t records_read; /* logical records read in the run */
 };
@@ -33,6 +34,7 @@ pipeline_defaults(struct pipeline_opts *o)
 	o->max_record = 16u << 20;
 	o->max_pending = 1024;
 	o->max_sources = 4096;
+	o->max_coverage = 1000000;
 	/* the framer's least: the kernel copies each read into a buffer that
 	 * stays in the L2 cache, for sparse input the most of the work */
 	o->buffer_size = 512u << 10;
@@ -52,7 +54,8 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
               pm_status *st)
 {
 	struct pipeline *p = calloc(1, sizeof *p);
-	struct reasm_opts ro = { o->max_pending, o->max_pending * 4 };
+	struct reasm_opts ro = { o->max_pending, o->max_pending * 4, NULL };
+	struct coverage_opts co = { o->max_coverage, o->zone };
 
 	if (!p) {
 		*st = PM_E_NOMEM;
@@ -72,6 +75,10 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 		emit = drop_interval;
 	if (!(p->smf = smf_open(&o->smf, pm, &p->smfhdr, src, d, st)))
 		goto fail;
+	if (!(ro.coverage = p->coverage = coverage_open(&co, src, d, &p->total))) {
+		*st = PM_E_NOMEM;
+		goto fail;
+	}
 	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total, st)))
 		goto fail;
 	p->stage.pm = pm;
@@ -183,6 +190,7 @@ void
 pipeline_finish(struct pipeline *p)
 {
 	reasm_finish(p->reasm);
+	coverage_finish(p->coverage);
 }
 
 const struct tally *
@@ -197,6 +205,7 @@ pipeline_close(struct pipeline *p)
 	if (!p)
 		return;
 	reasm_close(p->reasm);
+	coverage_close(p->coverage);
 	smf_close(p->smf);
 	free(p);
 }

@@ -55,7 +55,8 @@ enum long_only {
 	OPT_CV_FIELD, OPT_SOURCE, OPT_MAX_RECORD, OPT_MAX_PENDING, OPT_MAX_SOURCES,
 	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
 	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
-	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS
+	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS,
+	OPT_MAX_COVERAGE
 };
 
 static const struct option long_options[] = {
@@ -81,6 +82,7 @@ static const struct option long_options[] = {
 	{ "max-record", required_argument, NULL, OPT_MAX_RECORD },
 	{ "max-pending", required_argument, NULL, OPT_MAX_PENDING },
 	{ "max-sources", required_argument, NULL, OPT_MAX_SOURCES },
+	{ "max-coverage", required_argument, NULL, OPT_MAX_COVERAGE },
 	{ "describe", no_argument, NULL, OPT_DESCRIBE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -139,6 +141,8 @@ usage(FILE *fp)
 	      "      --max-record=BYTES largest logical record (default 16777216)\n"
 	      "      --max-pending=N    intervals waiting for parts (default 1024)\n"
 	      "      --max-sources=N    distinct sources (default 4096)\n"
+	      "      --max-coverage=N   separate ranges of time remembered to leave out\n"
+	      "                         repeated intervals (default 1000000)\n"
 	      "\n"
 	      "  -q, --quiet            no summary line and no progress line\n"
 	      "      --progress         a progress line on standard error even when it\n"
@@ -146,8 +150,12 @@ usage(FILE *fp)
 	      "      --help             show this help and exit\n"
 	      "      --version          show the version and exit\n"
 	      "\n"
+	      "An interval whose time an earlier one of its source covered is left\n"
+	      "out of every report: as a duplicate when it keeps to the boundaries of\n"
+	      "that time, else as overlapping.\n"
+	      "\n"
 	      "Exit status: 0 clean; 4 warnings (damaged records skipped, duplicate\n"
-	      "parts, incomplete intervals); 8 an input could not be read to its end;\n"
+	      "parts or intervals, incomplete intervals); 8 an input could not be read to its end;\n"
 	      "12 usage or configuration error, or an error in a report definition;\n"
 	      "16 output could not be written.\n",
 	      fp);
@@ -267,6 +275,10 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_MAX_SOURCES:
 			if (!parse_size(optarg, &o->pipe.max_sources) || o->pipe.max_sources == 0)
 				return cli_usage_error(PROGNAME, "--max-sources must be a positive number, not '%s'", optarg);
+			break;
+		case OPT_MAX_COVERAGE:
+			if (!parse_size(optarg, &o->pipe.max_coverage) || o->pipe.max_coverage == 0)
+				return cli_usage_error(PROGNAME, "--max-coverage must be a positive number, not '%s'", optarg);
 			break;
 		case OPT_DESCRIBE: o->describe = 1; break;
 		case OPT_HELP: usage(stdout); exit(EXIT_CLEAN);

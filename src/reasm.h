@@ -29,10 +29,14 @@ struct interval {
 
 typedef void (*interval_fn)(const struct interval *iv, void *ctx);
 
+struct coverage;
+
 struct reasm_opts {
 	size_t max_pending;  /* intervals waiting for parts, e.g. 1024 */
 	uint64_t horizon;    /* parts after which a waiting interval is lost;
 	                        0: none, only max_pending bounds the wait */
+	struct coverage *coverage; /* asked before an interval is emitted
+	                        (coverage.h); NULL: every interval is */
 };
 
 /* The most max_pending may be: slot numbers are 32-bit, and the index,
@@ -54,7 +58,8 @@ struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 /* Take one interval part: h is its header (already read), start and end
  * its stamps, rec the whole PM record. Decodes the part's fields into the
  * interval. A part already present is reported as a duplicate (first copy
- * kept). Returns the status of the part's decoding: PM_E_SHORT_PART or
+ * kept; a part of a waiting interval that has every part starts its next
+ * copy). Returns the status of the part's decoding: PM_E_SHORT_PART or
  * PM_E_BAD_SEQUENCE (part not taken; the caller reports it), PM_E_LONG_PART
  * (part taken), or PM_E_DUPLICATE_PART (part dropped; already reported and
  * counted here, the caller must not report it again). */
