@@ -214,10 +214,11 @@ cover(struct coverage *c, struct ranges *sc, int64_t start, int64_t end,
 	}
 }
 
-/* The message of a run; see coverage.h. A run of exactly one hour in the
+/* The message of a run; see coverage.h. A run within one hour in the
  * weeks of the autumn clock changes (Europe: the last Sunday of October;
  * North America: the first of November) may be the hour a local clock
- * repeated, when no --timezone says so. */
+ * repeated, when no --timezone says so (its last interval, which ends
+ * when the clock went back, ends before it starts, and is damaged). */
 static void
 say_run(struct coverage *c, uint32_t source, const struct run *run)
 {
@@ -229,7 +230,7 @@ say_run(struct coverage *c, uint32_t source, const struct run *run)
 
 	tzone_format(c->o.zone, run->start, from);
 	tzone_format(c->o.zone, run->end, to);
-	if (!c->o.zone && run->end - run->start == 3600 * PM_UNITS_PER_SECOND) {
+	if (!c->o.zone && run->end - run->start <= 3600 * PM_UNITS_PER_SECOND) {
 		stamp_civil(run->start, &year, &month, &day, &h, &m, &s);
 		autumn_hour = (month == 10 && day >= 25) || (month == 11 && day <= 7);
 	}

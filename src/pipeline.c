@@ -20,6 +20,7 @@ struct pipeline {
 	struct reasm *reasm;
 	struct coverage *coverage;
 	struct framer *fr;    /* while an input is read */
+	int64_t *last_start;  /* for the PM stage, with a zone */
 	uint64_t records_read; /* logical records read in the run */
 };
 
@@ -81,6 +82,15 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	}
 	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total, st)))
 		goto fail;
+	if (o->zone) {
+		p->stage.zone = o->zone;
+		p->stage.nsources = o->max_sources;
+		if (!(p->stage.last_start = p->last_start =
+		      calloc(o->max_sources, sizeof *p->last_start))) {
+			*st = PM_E_NOMEM;
+			goto fail;
+		}
+	}
 	p->stage.pm = pm;
 	p->stage.reasm = p->reasm;
 	p->stage.diag = d;
@@ -151,6 +161,7 @@ pipeline_read(struct pipeline *p, struct input *in)
 	int rc = 0;
 
 	memset(&p->file, 0, sizeof p->file);
+	pm_stage_new_input(&p->stage);
 	p->diag->file = in->name;
 	p->stage.tally = &p->file;
 	p->fr = framer_open(in, &fo, p->diag, &p->file, &st);
@@ -206,6 +217,7 @@ pipeline_close(struct pipeline *p)
 		return;
 	reasm_close(p->reasm);
 	coverage_close(p->coverage);
+	free(p->last_start);
 	smf_close(p->smf);
 	free(p);
 }

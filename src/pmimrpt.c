@@ -31,6 +31,7 @@
 #include "rptload.h"
 #include "sources.h"
 #include "textout.h"
+#include "tzone.h"
 
 #define PROGNAME "pmimrpt"
 
@@ -46,6 +47,7 @@ struct options {
 	enum format format;
 	struct textout_opts text;
 	const char *run_time;
+	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
 	int describe, quiet, progress;
 };
@@ -56,7 +58,7 @@ enum long_only {
 	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
 	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
 	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS,
-	OPT_MAX_COVERAGE
+	OPT_MAX_COVERAGE, OPT_TIMEZONE
 };
 
 static const struct option long_options[] = {
@@ -83,6 +85,7 @@ static const struct option long_options[] = {
 	{ "max-pending", required_argument, NULL, OPT_MAX_PENDING },
 	{ "max-sources", required_argument, NULL, OPT_MAX_SOURCES },
 	{ "max-coverage", required_argument, NULL, OPT_MAX_COVERAGE },
+	{ "timezone", required_argument, NULL, OPT_TIMEZONE },
 	{ "describe", no_argument, NULL, OPT_DESCRIBE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -110,6 +113,9 @@ usage(FILE *fp)
 	      "      --from=TIME        only intervals starting at TIME or later\n"
 	      "      --to=TIME          only intervals starting before TIME\n"
 	      "                         (local times, YYYY-MM-DD[ HH:MM[:SS]])\n"
+	      "      --timezone=ZONE    the records' times are local times of ZONE (an\n"
+	      "                         IANA name such as Europe/Berlin): periods are\n"
+	      "                         its hours and days, times show their UTC offset\n"
 	      "      --source=NAME      only intervals of source NAME (repeatable); the\n"
 	      "                         first NAME also names PM streams, which carry\n"
 	      "                         no SMF header\n"
@@ -276,6 +282,7 @@ parse_options(int argc, char **argv, struct options *o)
 			if (!parse_size(optarg, &o->pipe.max_sources) || o->pipe.max_sources == 0)
 				return cli_usage_error(PROGNAME, "--max-sources must be a positive number, not '%s'", optarg);
 			break;
+		case OPT_TIMEZONE: o->timezone = optarg; break;
 		case OPT_MAX_COVERAGE:
 			if (!parse_size(optarg, &o->pipe.max_coverage) || o->pipe.max_coverage == 0)
 				return cli_usage_error(PROGNAME, "--max-coverage must be a positive number, not '%s'", optarg);
@@ -459,6 +466,36 @@ load_definition(const struct options *o, const struct pmint *pm,
 	return EXIT_CLEAN;
 }
 
+/* --timezone: the zone, and --from and --to, local times of it, in UTC
+ * (the earlier, for a time the clock repeated). */
+static int
+open_zone(struct options *o, struct tzone **zone)
+{
+	int64_t utc[2];
+	pm_status st;
+
+	*zone = NULL;
+	if (!o->timezone)
+		return EXIT_CLEAN;
+	if (!(*zone = tzone_open(o->timezone, &st))) {
+		if (st == PM_E_NOMEM) {
+			fputs(PROGNAME ": out of memory\n", stderr);
+			return EXIT_INPUT;
+		}
+		return cli_usage_error(PROGNAME, "--timezone: no time zone '%s' in the system's zone data", o->timezone);
+	}
+	if (o->sel.from != INT64_MIN) {
+		(void)tzone_to_utc(*zone, o->sel.from, utc);
+		o->sel.from = utc[0];
+	}
+	if (o->sel.to != INT64_MAX) {
+		(void)tzone_to_utc(*zone, o->sel.to, utc);
+		o->sel.to = utc[0];
+	}
+	o->pipe.zone = o->sel.zone = *zone;
+	return EXIT_CLEAN;
+}
+
 /* Why the report or the pipeline could not be set up, naming the option
  * that asked for what could not be had. */
 static void
@@ -512,6 +549,7 @@ main(int argc, char **argv)
 	struct pipeline *p = NULL;
 	struct sources sources;
 	struct progress progress;
+	struct tzone *zone = NULL;
 	char err[160], when[20];
 	const char *stdin_name = "-";
 	pm_status st;
@@ -527,6 +565,7 @@ main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if ((rc = parse_options(argc, argv, &o)) != EXIT_CLEAN ||
+	    (rc = open_zone(&o, &zone)) != EXIT_CLEAN ||
 	    (rc = run_time(o.run_time, when)) != EXIT_CLEAN)
 		goto done;
 	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
@@ -617,6 +656,7 @@ main(int argc, char **argv)
 	if (read_rc < 0 && rc < EXIT_INPUT)
 		rc = EXIT_INPUT;
 done:
+	tzone_close(zone);
 	free(def);
 	free(o.sources);
 	return rc;

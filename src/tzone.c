@@ -80,6 +80,12 @@ tzone_offset(const struct tzone *z, int64_t utc)
 	return (local - (int64_t)t) * PM_UNITS_PER_SECOND;
 }
 
+int64_t
+tzone_local(const struct tzone *z, int64_t utc)
+{
+	return z ? utc + tzone_offset(z, utc) : utc;
+}
+
 unsigned
 tzone_to_utc(const struct tzone *z, int64_t local, int64_t utc[2])
 {

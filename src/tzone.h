@@ -26,6 +26,9 @@ void tzone_close(struct tzone *z);
 /* The zone's offset from UTC at the UTC stamp, in stamp units. */
 int64_t tzone_offset(const struct tzone *z, int64_t utc);
 
+/* The local time of the UTC stamp; with no zone (z NULL), the stamp. */
+int64_t tzone_local(const struct tzone *z, int64_t utc);
+
 /* The UTC stamps the local stamp stands for, earlier first: two in an
  * hour the clock repeats, else one (in an hour the clock skipped, as if
  * it had not moved forward yet). Returns how many. */
