@@ -632,6 +632,7 @@ report_finish(struct report *r, struct report_meta *m)
 	}
 	m->any_interval = r->intervals > 0;
 	m->first_start = r->first_start;
+	m->zone = r->o.zone;
 	m->last_end = r->last_end;
 	m->intervals = r->intervals;
 	m->incomplete = r->incomplete_count;

@@ -54,6 +54,12 @@ rpt -q --timezone=Europe/Berlin --report=summary --from="2026-10-25 00:00" --to=
 got=$(grep "^SYSA," "$tmp/fromto.csv" | cut -d, -f4)
 [ "$got" = 100 ] && pass "--from, --to: local times" || fail "--from, --to: '$got' intervals, wanted 100"
 
+# the text format's period carries the offsets too
+rpt -q --timezone=Europe/Berlin --format=text --report=cpu "$tmp/berlin.bin" > "$tmp/text.txt"
+first=$(sed -n 2p "$tmp/berlin.truth" | cut -d, -f2)
+grep -q "^Period: $first to " "$tmp/text.txt" && pass "text: the period starts at the truth's first time" ||
+	{ fail "text: the period starts at the truth's first time ($first)"; grep Period "$tmp/text.txt"; }
+
 # without --timezone: the repeated hour reads as duplicates, and the
 # message says a time zone may be the cause
 rpt --report=cpu "$tmp/berlin.bin" > /dev/null 2> "$tmp/nozone.err" || true
