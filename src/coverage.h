@@ -3,9 +3,9 @@
  *
  * Each source keeps its covered time as a sorted vector of disjoint ranges
  * [start, end), merged as intervals are added: memory grows with the gaps
- * in the time covered (and the changes of input), not with the intervals.
- * (Complete and incomplete intervals keep apart ranges: see
- * coverage_admit.) Beside its bounds a range keeps where its first interval came from (the
+ * in the time covered (and the changes of input), not with the intervals;
+ * complete and incomplete intervals keep ranges apart (see coverage_admit).
+ * Beside its bounds a range keeps where its first interval came from (the
  * input and offset, for messages) and the grid of its intervals' boundaries
  * (an anchor and a step, the length its intervals mostly have).
  *

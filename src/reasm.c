@@ -191,18 +191,17 @@ static void
 emit_head(struct reasm *r)
 {
 	struct slot *s = &r->slots[r->head];
+	bool complete = s->iv.parts == r->all_parts;
 
 	if (s->indexed)
 		index_remove(r, (uint32_t)r->head, s->hash);
-	if (r->coverage && !coverage_admit(r->coverage, &s->iv,
-	                                   s->iv.parts == r->all_parts, s->file)) {
-		/* left out */
-	} else if (s->iv.parts == r->all_parts) {
-		r->tally->intervals_complete++;
-		r->emit(&s->iv, r->ctx);
-	} else {
-		r->tally->intervals_incomplete++;
-		report_incomplete(r, s);
+	if (!r->coverage || coverage_admit(r->coverage, &s->iv, complete, s->file)) {
+		if (complete) {
+			r->tally->intervals_complete++;
+		} else {
+			r->tally->intervals_incomplete++;
+			report_incomplete(r, s);
+		}
 		r->emit(&s->iv, r->ctx);
 	}
 	r->head = ring_at(r, 1);
