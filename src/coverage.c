@@ -214,11 +214,12 @@ cover(struct coverage *c, struct ranges *sc, int64_t start, int64_t end,
 	}
 }
 
-/* The message of a run; see coverage.h. A run within one hour in the
- * weeks of the autumn clock changes (Europe: the last Sunday of October;
- * North America: the first of November) may be the hour a local clock
- * repeated, when no --timezone says so (its last interval, which ends
- * when the clock went back, ends before it starts, and is damaged). */
+/* The message of a run; see coverage.h. A run from a whole hour to at
+ * most the next one, in the weeks of the autumn clock changes (Europe:
+ * the last Sunday of October; North America: the first of November), may
+ * be the hour a local clock repeated, when no --timezone says so (the
+ * run may be shorter: the interval that ends when the clock went back
+ * ends before it starts, and is damaged). */
 static void
 say_run(struct coverage *c, uint32_t source, const struct run *run)
 {
@@ -232,7 +233,8 @@ say_run(struct coverage *c, uint32_t source, const struct run *run)
 	tzone_format(c->o.zone, run->end, to);
 	if (!c->o.zone && run->end - run->start <= 3600 * PM_UNITS_PER_SECOND) {
 		stamp_civil(run->start, &year, &month, &day, &h, &m, &s);
-		autumn_hour = (month == 10 && day >= 25) || (month == 11 && day <= 7);
+		autumn_hour = ((month == 10 && day >= 25) || (month == 11 && day <= 7)) &&
+		              m == 0 && s == 0;
 	}
 	c->diag->file = run->file;
 	diag_at(c->diag, run->kind == COVER_DUPLICATE ? PM_E_DUPLICATE_INTERVAL

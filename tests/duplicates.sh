@@ -92,6 +92,13 @@ rpt --report=cpu "$tmp/oct.bin" "$tmp/oct.bin" > /dev/null 2> "$tmp/oct.err" || 
 grep "duplicate interval" "$tmp/oct.err" | grep -q -- "--timezone" &&
 	pass "an hour repeated in October suggests --timezone" ||
 	{ fail "an hour repeated in October suggests --timezone"; cat "$tmp/oct.err"; }
+# not from a whole hour: no hint
+gen --sources=SYSA --start="2026-10-25 02:15" --startup-delay=0 --intervals=2 --interval=900 \
+	--seed=5 -o "$tmp/oct2.bin"
+rpt --report=cpu "$tmp/oct2.bin" "$tmp/oct2.bin" > /dev/null 2> "$tmp/oct2.err" || true
+grep "duplicate interval" "$tmp/oct2.err" | grep -q -- "--timezone" &&
+	fail "a repeat from 02:15 in October suggests --timezone" ||
+	pass "a repeat from 02:15 in October says nothing of time zones"
 grep "duplicate interval" "$tmp/days.err" | grep -q -- "--timezone" &&
 	fail "an hour repeated in March suggests --timezone" ||
 	pass "an hour repeated in March says nothing of time zones"
