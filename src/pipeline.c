@@ -55,7 +55,7 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
               pm_status *st)
 {
 	struct pipeline *p = calloc(1, sizeof *p);
-	struct reasm_opts ro = { o->max_pending, o->max_pending * 4, NULL };
+	struct reasm_opts ro = { o->max_pending, o->max_pending * 4, NULL, o->zone };
 	struct coverage_opts co = { o->max_coverage, o->zone };
 
 	if (!p) {

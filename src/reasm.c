@@ -31,8 +31,8 @@
 #include <string.h>
 
 #include "coverage.h"
-#include "pmtime.h"
 #include "reasm.h"
+#include "tzone.h"
 
 #define NO_SLOT UINT32_MAX
 
@@ -58,6 +58,7 @@ struct reasm {
 	interval_fn emit;
 	void *ctx;
 	struct coverage *coverage;
+	const struct tzone *zone;    /* of the times in messages */
 	struct diag *diag;
 	struct tally *tally;
 	size_t max_pending;
@@ -172,10 +173,11 @@ report_incomplete(struct reasm *r, const struct slot *s)
 {
 	const struct interval *iv = &s->iv;
 	const char *current = r->diag->file;
-	char start[20], end[20], have[2 * CB_MAX_PARTS], lack[2 * CB_MAX_PARTS];
+	char start[TZONE_TEXT], end[TZONE_TEXT];
+	char have[2 * CB_MAX_PARTS], lack[2 * CB_MAX_PARTS];
 
-	stamp_format(iv->start, start);
-	stamp_format(iv->end, end);
+	tzone_format(r->zone, iv->start, start);
+	tzone_format(r->zone, iv->end, end);
 	part_list(iv->parts, r->pm->nparts, have);
 	part_list(r->all_parts & ~iv->parts, r->pm->nparts, lack);
 	r->diag->file = s->file;
@@ -226,10 +228,10 @@ static pm_status
 report_duplicate(struct reasm *r, const struct pm_header *h, int64_t start,
                  int64_t end, uint64_t offset, uint64_t first)
 {
-	char from[20], to[20];
+	char from[TZONE_TEXT], to[TZONE_TEXT];
 
-	stamp_format(start, from);
-	stamp_format(end, to);
+	tzone_format(r->zone, start, from);
+	tzone_format(r->zone, end, to);
 	r->tally->duplicate_parts++;
 	diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)offset,
 	        "part %u of interval %s to %s, first copy at offset %llu", h->seq,
@@ -348,6 +350,7 @@ reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 	r->emit = emit;
 	r->ctx = ctx;
 	r->coverage = o->coverage;
+	r->zone = o->zone;
 	r->diag = d;
 	r->tally = t;
 	r->max_pending = o->max_pending ? o->max_pending : 1;

@@ -30,6 +30,7 @@ struct interval {
 typedef void (*interval_fn)(const struct interval *iv, void *ctx);
 
 struct coverage;
+struct tzone;
 
 struct reasm_opts {
 	size_t max_pending;  /* intervals waiting for parts, e.g. 1024 */
@@ -37,6 +38,8 @@ struct reasm_opts {
 	                        0: none, only max_pending bounds the wait */
 	struct coverage *coverage; /* asked before an interval is emitted
 	                        (coverage.h); NULL: every interval is */
+	const struct tzone *zone; /* how messages show times (tzone.h);
+	                        NULL: as recorded */
 };
 
 /* The most max_pending may be: slot numbers are 32-bit, and the index,

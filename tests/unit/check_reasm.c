@@ -76,7 +76,7 @@ on_interval(const struct interval *iv, void *ctx)
 static void
 h_open(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 {
-	struct reasm_opts o = { max_pending, horizon, NULL };
+	struct reasm_opts o = { max_pending, horizon, NULL, NULL };
 	pm_status st;
 
 	memset(t, 0, sizeof *t);
@@ -106,7 +106,7 @@ static void
 h_open_covered(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 {
 	struct coverage_opts co = { 100, NULL };
-	struct reasm_opts o = { max_pending, horizon, NULL };
+	struct reasm_opts o = { max_pending, horizon, NULL, NULL };
 	pm_status st;
 
 	h_open(t, max_pending, horizon, cap);
