@@ -80,6 +80,31 @@ check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
 }
 
 void
+pm_stage_new_input(struct pm_stage *s)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		s->last_start[i] = INT64_MIN;
+}
+
+/* Local times to UTC by the zone's rules. In an hour the clock repeated,
+ * the stream tells the copies apart: a start is the first copy not before
+ * the start of the source's last part in this input, else the later copy;
+ * an end is the first copy not before its start. */
+static void
+to_utc(struct pm_stage *s, uint32_t source, int64_t *start, int64_t *end)
+{
+	int64_t *last = source < s->nsources ? &s->last_start[source] : NULL;
+	int64_t c[2];
+	unsigned n = tzone_to_utc(s->zone, *start, c);
+
+	*start = c[0] >= (last ? *last : INT64_MIN) ? c[0] : c[n - 1];
+	n = tzone_to_utc(s->zone, *end, c);
+	*end = c[0] >= *start ? c[0] : c[n - 1];
+	if (last)
+		*last = *start;
+}
+
+void
 pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
                 uint64_t offset)
 {
@@ -123,6 +148,8 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 		damaged(s, st, offset, rec.len, "interval end");
 		return;
 	}
+	if (s->zone)
+		to_utc(s, source, &start, &end);
 	if (end < start) {
 		damaged(s, PM_E_END_BEFORE_START, offset, rec.len, NULL);
 		return;

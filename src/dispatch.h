@@ -15,16 +15,25 @@
 #include "pmtime.h"
 #include "reasm.h"
 #include "tally.h"
+#include "tzone.h"
 
-/* Set the first five; zero the rest. */
+/* Set the first five, and the zone's three when local times are to be
+ * mapped to UTC; zero the rest. */
 struct pm_stage {
 	const struct pmint *pm;
 	struct reasm *reasm;
 	struct diag *diag;
 	struct tally *tally;
 	int64_t max_interval;     /* stamp units: longer is damage */
+	const struct tzone *zone;  /* NULL: times stay as recorded */
+	int64_t *last_start;       /* by source: the UTC start of its last
+	                              part in this input; INT64_MIN: none */
+	size_t nsources;           /* of last_start */
 	struct date_cache dates;  /* most records repeat the last dates */
 };
+
+/* Forget where each source's stream was: a new input begins. */
+void pm_stage_new_input(struct pm_stage *s);
 
 /* One PM record: rec spans exactly its INTLEN bytes; offset is its file
  * offset (or the nearest known one, for records inside spanned SMF data). */

@@ -372,11 +372,11 @@ put_pm_header(const struct pmint *pm, uint8_t *rec, size_t len, unsigned type,
 
 void
 enc_interval_part(const struct pmint *pm, const struct gen_interval *iv,
-                  unsigned part, uint8_t *dst)
+                  unsigned part, uint8_t *dst, const struct tzone *zone)
 {
 	memset(dst, 0, pm->part_len[part]);
 	put_pm_header(pm, dst, pm->part_len[part], pm->interval_type, part,
-	              iv->start, iv->end);
+	              tzone_local(zone, iv->start), tzone_local(zone, iv->end));
 	for (size_t i = 0; i < pm->nitems[part]; i++) {
 		const struct pm_item *it = &pm->items[part][i];
 		put_be(dst + it->offset, it->width, iv->v[it->field]);
@@ -534,12 +534,12 @@ truth_header(FILE *fp, const struct pmint *pm)
 
 void
 truth_row(FILE *fp, const struct pmint *pm, const char *source,
-          const struct gen_interval *iv, unsigned parts)
+          const struct gen_interval *iv, unsigned parts, const struct tzone *zone)
 {
-	char start[20], end[20];
+	char start[TZONE_TEXT], end[TZONE_TEXT];
 
-	stamp_format(iv->start, start);
-	stamp_format(iv->end, end);
+	tzone_format(zone, iv->start, start);
+	tzone_format(zone, iv->end, end);
 	csv_text(fp, source);
 	fprintf(fp, ",%s,%s,%" PRId64 ",", start, end, iv->end - iv->start);
 	for (unsigned p = 1; p <= pm->nparts; p++)

@@ -11,6 +11,7 @@
 #ifndef GEN_WRITE_H
 #define GEN_WRITE_H
 
+#include "tzone.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,9 +112,10 @@ bool ebcdic_name_ok(const char *text, size_t max);
 /* text into width bytes, padded with EBCDIC blanks. */
 void ebcdic_put(uint8_t *dst, size_t width, const char *text);
 
-/* Part `part` of interval iv into dst (pm->part_len[part] bytes). */
+/* Part `part` of interval iv into dst (pm->part_len[part] bytes); its
+ * times as the local clock of zone shows them (NULL: as they are). */
 void enc_interval_part(const struct pmint *pm, const struct gen_interval *iv,
-                       unsigned part, uint8_t *dst);
+                       unsigned part, uint8_t *dst, const struct tzone *zone);
 /* A PM record of another type, dated at stamp; returns its length and
  * sets *type. */
 size_t enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
@@ -137,7 +139,8 @@ size_t enc_other_smf(const struct smf_layout *s, uint8_t *rec, unsigned exclude,
 /* The truth CSV (see pmimgen.1): header line, and one row per interval. */
 void truth_header(FILE *fp, const struct pmint *pm);
 void truth_row(FILE *fp, const struct pmint *pm, const char *source,
-               const struct gen_interval *iv, unsigned parts);
+               const struct gen_interval *iv, unsigned parts,
+               const struct tzone *zone);
 
 /* The inventory CSV: kind,type,records,bytes. */
 void inventory_csv(FILE *fp, const struct gen_inventory *inv, uint64_t total);

@@ -14,10 +14,13 @@ struct pipeline {
 	struct smfhdr smfhdr;
 	struct fr_records records; /* what the framer must know of records */
 	uint32_t label_source;
+	bool label_named;     /* label_source holds the label's id */
 	struct pm_stage stage;
 	struct smf_reader *smf;
 	struct reasm *reasm;
+	struct coverage *coverage;
 	struct framer *fr;    /* while an input is read */
+	int64_t *last_start;  /* for the PM stage, with a zone */
 	uint64_t records_read; /* logical records read in the run */
 };
 
@@ -33,6 +36,7 @@ pipeline_defaults(struct pipeline_opts *o)
 	o->max_pending = 1024;
 	o->max_interval = PM_UNITS_PER_DAY;
 	o->max_sources = 4096;
+	o->max_coverage = 1000000;
 	/* the framer's least: the kernel copies each read into a buffer that
 	 * stays in the L2 cache, for sparse input the most of the work */
 	o->buffer_size = 512u << 10;
@@ -52,8 +56,8 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
               pm_status *st)
 {
 	struct pipeline *p = calloc(1, sizeof *p);
-	const char *label = o->source_label ? o->source_label : "";
-	struct reasm_opts ro = { o->max_pending, o->max_pending * 4 };
+	struct reasm_opts ro = { o->max_pending, o->max_pending * 4, NULL, o->zone };
+	struct coverage_opts co = { o->max_coverage, o->zone };
 
 	if (!p) {
 		*st = PM_E_NOMEM;
@@ -71,13 +75,22 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->records.smf_ctx = &p->smfhdr;
 	if (!emit)
 		emit = drop_interval;
-	if ((*st = sources_intern(src, label, strlen(label), &p->label_source)) != PM_OK)
-		goto fail;
 	if (!(p->smf = smf_open(&o->smf, pm, &p->smfhdr, src, d, st)))
 		goto fail;
-	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total))) {
+	if (!(ro.coverage = p->coverage = coverage_open(&co, src, d, &p->total))) {
 		*st = PM_E_NOMEM;
 		goto fail;
+	}
+	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total, st)))
+		goto fail;
+	if (o->zone) {
+		p->stage.zone = o->zone;
+		p->stage.nsources = o->max_sources;
+		if (!(p->stage.last_start = p->last_start =
+		      calloc(o->max_sources, sizeof *p->last_start))) {
+			*st = PM_E_NOMEM;
+			goto fail;
+		}
 	}
 	p->stage.pm = pm;
 	p->stage.reasm = p->reasm;
@@ -102,11 +115,32 @@ want_record(const uint8_t *head, size_t head_len, void *ctx)
 	return smf_want(head, head_len, p->smf);
 }
 
+/* The source of PM streams is named when the first PM stream is read, so
+ * that it takes a place among max_sources only when there is one. */
+static bool
+name_label(struct pipeline *p, const struct fr_record *rec)
+{
+	const char *label = p->o.source_label ? p->o.source_label : "";
+	pm_status st;
+
+	if (p->label_named)
+		return true;
+	st = sources_intern(p->sources, label, strlen(label), &p->label_source);
+	if (st == PM_OK)
+		return p->label_named = true;
+	p->file.damaged += rec->input_bytes;
+	p->file.damaged_records++;
+	diag_at(p->diag, st, (int64_t)rec->offset, "PM stream source '%s'", label);
+	return false;
+}
+
 static void
 take_record(struct pipeline *p, const struct fr_record *rec)
 {
 	if (framer_content(p->fr) == CONTENT_SMF) {
 		smf_record(p->smf, rec, &p->stage);
+	} else if (!name_label(p, rec)) {
+		return;
 	} else if (framer_framing(p->fr) == FRAMING_PM) {
 		pm_stage_record(&p->stage, span_make(rec->data, rec->len),
 		                p->label_source, rec->offset);
@@ -129,6 +163,7 @@ pipeline_read(struct pipeline *p, struct input *in)
 	int rc = 0;
 
 	memset(&p->file, 0, sizeof p->file);
+	pm_stage_new_input(&p->stage);
 	p->diag->file = in->name;
 	p->stage.tally = &p->file;
 	p->fr = framer_open(in, &fo, p->diag, &p->file, &st);
@@ -168,6 +203,7 @@ void
 pipeline_finish(struct pipeline *p)
 {
 	reasm_finish(p->reasm);
+	coverage_finish(p->coverage);
 }
 
 const struct tally *
@@ -182,6 +218,8 @@ pipeline_close(struct pipeline *p)
 	if (!p)
 		return;
 	reasm_close(p->reasm);
+	coverage_close(p->coverage);
+	free(p->last_start);
 	smf_close(p->smf);
 	free(p);
 }

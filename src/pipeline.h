@@ -5,6 +5,7 @@
 #ifndef PIPELINE_H
 #define PIPELINE_H
 
+#include "coverage.h"
 #include "diag.h"
 #include "framing.h"
 #include "input.h"
@@ -23,13 +24,16 @@ struct pipeline_opts {
 	size_t max_pending;        /* intervals waiting for parts */
 	int64_t max_interval;      /* longest interval, stamp units */
 	size_t max_sources;
+	size_t max_coverage;       /* ranges of covered time (coverage.h) */
+	const struct tzone *zone;  /* the zone of local times; NULL: none */
 	size_t buffer_size;        /* read buffer */
 	struct progress *progress; /* NULL: none */
 };
 
 /* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
- * pending intervals, intervals of 24 hours at most, 4096 sources, 512 KiB reads (the framer's least: reads
- * stay in the L2 cache). */
+ * pending intervals, intervals of 24 hours at most, 4096 sources,
+ * 1,000,000 ranges of covered time, no time zone, 512 KiB reads (the
+ * framer's least: reads stay in the L2 cache). */
 void pipeline_defaults(struct pipeline_opts *o);
 
 struct pipeline;
@@ -46,7 +50,8 @@ struct pipeline *pipeline_open(const struct pipeline_opts *o,
  * accounted for. */
 int pipeline_read(struct pipeline *p, struct input *in);
 
-/* Emit the intervals still waiting for parts. */
+/* Emit the intervals still waiting for parts, and say the repeats not
+ * said yet. */
 void pipeline_finish(struct pipeline *p);
 
 const struct tally *pipeline_tally(const struct pipeline *p);

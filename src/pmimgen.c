@@ -52,6 +52,8 @@ struct options {
 	size_t ph_min, ph_max, pm_min, pm_max, shuffle, block_size;
 	enum gen_xbdw xbdw;
 	bool dump_records, verbose;
+	const char *timezone;  /* --timezone: the local clock's zone */
+	struct tzone *zone;    /* its rules; NULL: stamps are written as they are */
 	const char *smf_only; /* an option given that needs SMF framings */
 };
 
@@ -110,7 +112,7 @@ struct run {
 
 enum long_only {
 	OPT_FRAMING = 256, OPT_BLOCK_SIZE, OPT_EXTENDED_BDW, OPT_TRUTH,
-	OPT_INVENTORY, OPT_SEED, OPT_SOURCES, OPT_SOURCE_LABEL, OPT_START,
+	OPT_INVENTORY, OPT_SEED, OPT_SOURCES, OPT_SOURCE_LABEL, OPT_START, OPT_TIMEZONE,
 	OPT_STARTUP_DELAY, OPT_INTERVAL, OPT_INTERVALS, OPT_SIZE, OPT_EXTREME,
 	OPT_SMF_TYPE, OPT_PRODUCT_HEADER, OPT_PM_PER_SMF, OPT_OTHER_SMF,
 	OPT_SPARSE, OPT_NO_DUMP, OPT_OTHER_PM, OPT_DROP, OPT_DUPLICATE,
@@ -128,6 +130,7 @@ static const struct option long_options[] = {
 	{ "sources", required_argument, NULL, OPT_SOURCES },
 	{ "source-label", required_argument, NULL, OPT_SOURCE_LABEL },
 	{ "start", required_argument, NULL, OPT_START },
+	{ "timezone", required_argument, NULL, OPT_TIMEZONE },
 	{ "startup-delay", required_argument, NULL, OPT_STARTUP_DELAY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "intervals", required_argument, NULL, OPT_INTERVALS },
@@ -178,6 +181,9 @@ usage(FILE *fp, size_t cv_offset)
 	      "      --source-label=NAME    source column of the truth for the pm framings\n"
 	      "      --start=TIME           when the run starts, YYYY-MM-DD[ HH:MM[:SS]]\n"
 	      "                             (default 2025-03-03 06:00)\n"
+	      "      --timezone=ZONE        write interval times as the local clock of ZONE\n"
+	      "                             (an IANA name) shows them, --start being one;\n"
+	      "                             the truth gives them with their UTC offset\n"
 	      "      --startup-delay=SECS   each CV starts up to SECS after --start, so its\n"
 	      "                             first interval is short (default 300)\n"
 	      "      --interval=SECS        interval length (default 900)\n"
@@ -386,6 +392,7 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 			if (stamp_parse(optarg, &o->start) != PM_OK)
 				rc = cli_usage_error(PROGNAME, "--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", optarg);
 			break;
+		case OPT_TIMEZONE: o->timezone = optarg; break;
 		case OPT_STARTUP_DELAY:
 			rc = seconds_option("startup-delay", optarg, 86400, &o->startup_delay_e4);
 			break;
@@ -579,7 +586,7 @@ written(struct run *r, struct item it)
 		const char *name = smf_framing(r->o->framing) ?
 		                   r->model.sources[sl->iv.source].name : r->o->source_label;
 		if (r->truth)
-			truth_row(r->truth, &r->pm, name, &sl->iv, sl->parts);
+			truth_row(r->truth, &r->pm, name, &sl->iv, sl->parts, r->o->zone);
 		sl->told = true;
 		r->truth_rows++;
 	}
@@ -647,7 +654,7 @@ emit(struct run *r, unsigned s, struct item it)
 	unsigned type;
 
 	if (it.slot != NO_SLOT) {
-		enc_interval_part(&r->pm, &r->slots[it.slot].iv, it.part, rec);
+		enc_interval_part(&r->pm, &r->slots[it.slot].iv, it.part, rec, r->o->zone);
 		len = r->pm.part_len[it.part];
 		type = r->pm.interval_type;
 	} else {
@@ -934,6 +941,15 @@ main(int argc, char **argv)
 	rc = parse_options(argc, argv, &o, run.smf.hdr_len + GEN_PH_CV_OFFSET);
 	if (rc != EXIT_CLEAN)
 		return rc;
+	if (o.timezone) {
+		int64_t utc[2];
+		pm_status st;
+		if (!(o.zone = tzone_open(o.timezone, &st)))
+			return cli_usage_error(PROGNAME, "--timezone: no time zone '%s'", o.timezone);
+		/* the earlier, if the clock shows --start twice */
+		(void)tzone_to_utc(o.zone, o.start, utc);
+		o.start = utc[0];
+	}
 	if (gen_model_init(&run.model, &run.pm, o.interval_e4, o.extreme_ppm, err,
 	                   sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": %s\n", err);
@@ -991,5 +1007,6 @@ done:
 	if (run.truth)
 		fclose(run.truth);
 	run_close(&run);
+	tzone_close(o.zone);
 	return rc;
 }

@@ -31,6 +31,7 @@
 #include "rptload.h"
 #include "sources.h"
 #include "textout.h"
+#include "tzone.h"
 
 #define PROGNAME "pmimrpt"
 
@@ -46,6 +47,7 @@ struct options {
 	enum format format;
 	struct textout_opts text;
 	const char *run_time;
+	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
 	int describe, quiet, progress;
 };
@@ -56,7 +58,7 @@ enum long_only {
 	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
 	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
 	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS,
-	OPT_MAX_INTERVAL
+	OPT_MAX_INTERVAL, OPT_MAX_COVERAGE, OPT_TIMEZONE
 };
 
 static const struct option long_options[] = {
@@ -83,6 +85,8 @@ static const struct option long_options[] = {
 	{ "max-pending", required_argument, NULL, OPT_MAX_PENDING },
 	{ "max-interval", required_argument, NULL, OPT_MAX_INTERVAL },
 	{ "max-sources", required_argument, NULL, OPT_MAX_SOURCES },
+	{ "max-coverage", required_argument, NULL, OPT_MAX_COVERAGE },
+	{ "timezone", required_argument, NULL, OPT_TIMEZONE },
 	{ "describe", no_argument, NULL, OPT_DESCRIBE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -110,6 +114,9 @@ usage(FILE *fp)
 	      "      --from=TIME        only intervals starting at TIME or later\n"
 	      "      --to=TIME          only intervals starting before TIME\n"
 	      "                         (local times, YYYY-MM-DD[ HH:MM[:SS]])\n"
+	      "      --timezone=ZONE    the records' times are local times of ZONE (an\n"
+	      "                         IANA name such as Europe/Berlin): periods are\n"
+	      "                         its hours and days, times show their UTC offset\n"
 	      "      --source=NAME      only intervals of source NAME (repeatable); the\n"
 	      "                         first NAME also names PM streams, which carry\n"
 	      "                         no SMF header\n"
@@ -144,6 +151,8 @@ usage(FILE *fp)
 	      "      --max-interval=DURATION  longest interval (default 24h); longer\n"
 	      "                         ones are damaged: seconds, or N with m, h or d\n"
 	      "      --max-sources=N    distinct sources (default 4096)\n"
+	      "      --max-coverage=N   separate ranges of time remembered to leave out\n"
+	      "                         repeated intervals (default 1000000)\n"
 	      "\n"
 	      "  -q, --quiet            no summary line and no progress line\n"
 	      "      --progress         a progress line on standard error even when it\n"
@@ -151,9 +160,14 @@ usage(FILE *fp)
 	      "      --help             show this help and exit\n"
 	      "      --version          show the version and exit\n"
 	      "\n"
+	      "An interval whose time an earlier one of its source covered is left\n"
+	      "out of every report: as a duplicate when it keeps to the boundaries of\n"
+	      "that time, else as overlapping.\n"
+	      "\n"
 	      "Exit status: 0 clean; 4 warnings (damaged records skipped, duplicate\n"
-	      "parts, incomplete intervals, implausible figures, intervals too long,\n"
-	      "nothing selected); 8 an input could not be read to its end;\n"
+	      "parts or intervals, incomplete intervals, implausible figures,\n"
+	      "intervals too long, nothing selected); 8 an input could not be read\n"
+	      "to its end;\n"
 	      "12 usage or configuration error, or an error in a report definition;\n"
 	      "16 output could not be written.\n",
 	      fp);
@@ -303,6 +317,11 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_MAX_SOURCES:
 			if (!parse_size(optarg, &o->pipe.max_sources) || o->pipe.max_sources == 0)
 				return cli_usage_error(PROGNAME, "--max-sources must be a positive number, not '%s'", optarg);
+			break;
+		case OPT_TIMEZONE: o->timezone = optarg; break;
+		case OPT_MAX_COVERAGE:
+			if (!parse_size(optarg, &o->pipe.max_coverage) || o->pipe.max_coverage == 0)
+				return cli_usage_error(PROGNAME, "--max-coverage must be a positive number, not '%s'", optarg);
 			break;
 		case OPT_DESCRIBE: o->describe = 1; break;
 		case OPT_HELP: usage(stdout); exit(EXIT_CLEAN);
@@ -532,6 +551,56 @@ load_definition(const struct options *o, const struct pmint *pm,
 	return EXIT_CLEAN;
 }
 
+/* --timezone: the zone, and --from and --to, local times of it, in UTC
+ * (the earlier, for a time the clock repeated). */
+static int
+open_zone(struct options *o, struct tzone **zone)
+{
+	int64_t utc[2];
+	pm_status st;
+
+	*zone = NULL;
+	if (!o->timezone)
+		return EXIT_CLEAN;
+	if (!(*zone = tzone_open(o->timezone, &st))) {
+		if (st == PM_E_NOMEM) {
+			fputs(PROGNAME ": out of memory\n", stderr);
+			return EXIT_INPUT;
+		}
+		return cli_usage_error(PROGNAME, "--timezone: no time zone '%s' in the system's zone data", o->timezone);
+	}
+	if (o->sel.from != INT64_MIN) {
+		(void)tzone_to_utc(*zone, o->sel.from, utc);
+		o->sel.from = utc[0];
+	}
+	if (o->sel.to != INT64_MAX) {
+		(void)tzone_to_utc(*zone, o->sel.to, utc);
+		o->sel.to = utc[0];
+	}
+	o->pipe.zone = o->sel.zone = *zone;
+	return EXIT_CLEAN;
+}
+
+/* Why the report or the pipeline could not be set up, naming the option
+ * that asked for what could not be had. */
+static void
+report_open_failure(struct diag *d, pm_status st, const struct options *o,
+                    bool output_codepage)
+{
+	if (st == PM_E_CODEPAGE)
+		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
+		        output_codepage ? "--output-encoding" : "--codepage",
+		        output_codepage ? o->text.encoding : o->pipe.smf.codepage);
+	else if (st == PM_E_PENDING_MEMORY)
+		diag_at(d, st, DIAG_NO_OFFSET, "--max-pending=%zu needs %llu MiB; "
+		        "it may be at most %lu, and as much as memory allows",
+		        o->pipe.max_pending,
+		        (unsigned long long)(reasm_memory(o->pipe.max_pending) >> 20),
+		        (unsigned long)REASM_MAX_PENDING);
+	else
+		diag_at(d, st, DIAG_NO_OFFSET, NULL);
+}
+
 /* The inputs' size for the progress line; -1 when one is not a regular
  * file (a pipe has no size). */
 static int64_t
@@ -565,6 +634,7 @@ main(int argc, char **argv)
 	struct pipeline *p = NULL;
 	struct sources sources;
 	struct progress progress;
+	struct tzone *zone = NULL;
 	char err[160], when[20];
 	const char *stdin_name = "-";
 	pm_status st;
@@ -580,6 +650,7 @@ main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if ((rc = parse_options(argc, argv, &o)) != EXIT_CLEAN ||
+	    (rc = open_zone(&o, &zone)) != EXIT_CLEAN ||
 	    (rc = run_time(o.run_time, when)) != EXIT_CLEAN)
 		goto done;
 	if (output_is_input(o.output, argv + optind, argc - optind)) {
@@ -629,10 +700,7 @@ main(int argc, char **argv)
 		p = pipeline_open(&o.pipe, &pm, &sources, rep ? report_interval : NULL,
 		                  rep, &diag, &st);
 	if (!p) {
-		bool output_cp = st == PM_E_CODEPAGE && def && !sink;
-		diag_at(&diag, st, DIAG_NO_OFFSET, st == PM_E_CODEPAGE ? "%s=%s" : NULL,
-		        output_cp ? "--output-encoding" : "--codepage",
-		        output_cp ? o.text.encoding : o.pipe.smf.codepage);
+		report_open_failure(&diag, st, &o, st == PM_E_CODEPAGE && def && !sink);
 		outfile_abort(&out);
 		report_close(rep);
 		if (sink)
@@ -681,6 +749,7 @@ main(int argc, char **argv)
 	if (read_rc < 0 && rc < EXIT_INPUT)
 		rc = EXIT_INPUT;
 done:
+	tzone_close(zone);
 	free(def);
 	free(o.sources);
 	return rc;

@@ -17,17 +17,22 @@
  *   ones included: it measures distance in the stream. horizon 0 means no
  *   horizon; then only max_pending and reasm_finish end a waiting interval.
  * - max_pending 0 is taken as 1.
- * - A part for an interval already emitted complete is a duplicate: the
- *   keys of recently completed intervals are remembered (a direct-mapped
- *   table as large as the index, so a key is forgotten only when a later
- *   one lands on its bucket). A part for an interval already emitted
- *   incomplete is late: it starts a new interval, which will be incomplete
- *   too, since its other parts went out with the first one. */
+ * - A part of an interval already emitted starts a new interval: a copy
+ *   of the whole interval (a dump read twice) is whole again, a late part
+ *   makes an incomplete one. Either lies in time already covered, and the
+ *   coverage (coverage.h), asked before an interval is emitted, leaves it
+ *   out as a duplicate; without a coverage it is emitted.
+ * - A part of a waiting interval that already has every part starts the
+ *   next copy of it, the same way: the index then leads to the copy, and
+ *   the first copy, no longer indexed, waits for its turn in the ring. A
+ *   part already present in an interval still lacking parts is a duplicate
+ *   part, the first copy kept. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmtime.h"
+#include "coverage.h"
 #include "reasm.h"
+#include "tzone.h"
 
 #define NO_SLOT UINT32_MAX
 
@@ -45,20 +50,15 @@ struct slot {
 	uint64_t part_offset[CB_MAX_PARTS];  /* where each part came from */
 	const char *file;                    /* the input its first part was in */
 	uint32_t hash;
-};
-
-/* A completed interval's key, remembered to recognise late duplicates. */
-struct done_key {
-	uint32_t source, sdate, stime, edate, etime;
-	uint32_t hash;
-	uint64_t offset;   /* of its first part */
-	int used;
+	bool indexed;                        /* false once a copy took its key */
 };
 
 struct reasm {
 	const struct pmint *pm;
 	interval_fn emit;
 	void *ctx;
+	struct coverage *coverage;
+	const struct tzone *zone;    /* of the times in messages */
 	struct diag *diag;
 	struct tally *tally;
 	size_t max_pending;
@@ -68,7 +68,6 @@ struct reasm {
 	size_t nslots, head, count;
 	struct bucket *index;    /* a power of two, at least 2 * nslots */
 	size_t index_mask;
-	struct done_key *done;   /* as many as the index, same mask */
 	uint64_t parts_seen;
 	const uint64_t *last_values; /* of the interval the last part went into */
 	int limit_reported;
@@ -174,10 +173,11 @@ report_incomplete(struct reasm *r, const struct slot *s)
 {
 	const struct interval *iv = &s->iv;
 	const char *current = r->diag->file;
-	char start[20], end[20], have[2 * CB_MAX_PARTS], lack[2 * CB_MAX_PARTS];
+	char start[TZONE_TEXT], end[TZONE_TEXT];
+	char have[2 * CB_MAX_PARTS], lack[2 * CB_MAX_PARTS];
 
-	stamp_format(iv->start, start);
-	stamp_format(iv->end, end);
+	tzone_format(r->zone, iv->start, start);
+	tzone_format(r->zone, iv->end, end);
 	part_list(iv->parts, r->pm->nparts, have);
 	part_list(r->all_parts & ~iv->parts, r->pm->nparts, lack);
 	r->diag->file = s->file;
@@ -187,28 +187,25 @@ report_incomplete(struct reasm *r, const struct slot *s)
 	r->diag->file = current;
 }
 
+/* The head goes out, unless its time is covered already: then the
+ * coverage has counted and said it, and no report sees it. */
 static void
 emit_head(struct reasm *r)
 {
 	struct slot *s = &r->slots[r->head];
+	bool complete = s->iv.parts == r->all_parts;
 
-	index_remove(r, (uint32_t)r->head, s->hash);
-	if (s->iv.parts == r->all_parts) {
-		struct done_key *k = &r->done[s->hash & r->index_mask];
-		k->source = s->iv.source;
-		k->sdate = s->iv.sdate;
-		k->stime = s->iv.stime;
-		k->edate = s->iv.edate;
-		k->etime = s->iv.etime;
-		k->hash = s->hash;
-		k->offset = s->iv.offset;
-		k->used = 1;
-		r->tally->intervals_complete++;
-	} else {
-		r->tally->intervals_incomplete++;
-		report_incomplete(r, s);
+	if (s->indexed)
+		index_remove(r, (uint32_t)r->head, s->hash);
+	if (!r->coverage || coverage_admit(r->coverage, &s->iv, complete, s->file)) {
+		if (complete) {
+			r->tally->intervals_complete++;
+		} else {
+			r->tally->intervals_incomplete++;
+			report_incomplete(r, s);
+		}
+		r->emit(&s->iv, r->ctx);
 	}
-	r->emit(&s->iv, r->ctx);
 	r->head = ring_at(r, 1);
 	r->count--;
 }
@@ -229,31 +226,24 @@ drain(struct reasm *r)
 
 static pm_status
 report_duplicate(struct reasm *r, const struct pm_header *h, int64_t start,
-                 int64_t end, uint64_t offset, const char *where,
-                 uint64_t first)
+                 int64_t end, uint64_t offset, uint64_t first)
 {
-	char from[20], to[20];
+	char from[TZONE_TEXT], to[TZONE_TEXT];
 
-	stamp_format(start, from);
-	stamp_format(end, to);
+	tzone_format(r->zone, start, from);
+	tzone_format(r->zone, end, to);
 	r->tally->duplicate_parts++;
 	diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)offset,
-	        "part %u of interval %s to %s, %s %llu", h->seq, from, to, where,
-	        (unsigned long long)first);
+	        "part %u of interval %s to %s, first copy at offset %llu", h->seq,
+	        from, to, (unsigned long long)first);
 	return PM_E_DUPLICATE_PART;
 }
 
-/* Whether the key is that of an interval already emitted complete. */
-static const struct done_key *
-completed(const struct reasm *r, uint32_t hash, uint32_t source,
-          const struct pm_header *h)
+/* Whether the part is one the interval has already. */
+static bool
+has_part(const struct reasm *r, const struct slot *s, const struct pm_header *h)
 {
-	const struct done_key *k = &r->done[hash & r->index_mask];
-	if (k->used && k->hash == hash && k->source == source &&
-	    k->sdate == h->sdate && k->stime == h->stime &&
-	    k->edate == h->edate && k->etime == h->etime)
-		return k;
-	return NULL;
+	return h->seq <= r->pm->nparts && (s->iv.parts & 1u << h->seq);
 }
 
 static pm_status
@@ -263,9 +253,8 @@ add_part(struct reasm *r, struct slot *s, const struct pm_header *h,
 	struct interval *iv = &s->iv;
 	pm_status st;
 
-	if (h->seq <= r->pm->nparts && (iv->parts & 1u << h->seq))
+	if (has_part(r, s, h))
 		return report_duplicate(r, h, iv->start, iv->end, offset,
-		                        "first copy at offset",
 		                        s->part_offset[h->seq]);
 	st = pm_part_decode(r->pm, h, rec, iv->v);
 	if (st == PM_OK || st == PM_E_LONG_PART) {
@@ -306,6 +295,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 	s->part_offset[h->seq] = offset;
 	s->file = r->diag->file;
 	s->hash = hash;
+	s->indexed = true;
 	r->index[bucket].slot = (uint32_t)tail;
 	r->index[bucket].hash = hash;
 	if (++r->count > r->max_pending) {
@@ -319,41 +309,66 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 	return st;
 }
 
-struct reasm *
-reasm_open(const struct pmint *pm, const struct reasm_opts *o,
-           interval_fn emit, void *ctx, struct diag *d, struct tally *t)
+/* Buckets of the index for nslots. */
+static size_t
+index_size(size_t nslots)
 {
-	struct reasm *r;
 	size_t nindex = 1;
 
-	/* Slot numbers are 32-bit, and the index size must fit a 32-bit
-	 * size_t too; no sane queue comes near that. */
-	if (o->max_pending > UINT32_MAX / 8)
+	while (nindex < 2 * nslots)
+		nindex <<= 1;
+	return nindex;
+}
+
+uint64_t
+reasm_memory(size_t max_pending)
+{
+	uint64_t nslots = (uint64_t)(max_pending ? max_pending : 1) + 1;
+	uint64_t nindex = max_pending > REASM_MAX_PENDING ? 2 * nslots
+	                  : index_size((size_t)nslots);
+
+	return nslots * sizeof(struct slot) +
+	       nindex * sizeof(struct bucket);
+}
+
+struct reasm *
+reasm_open(const struct pmint *pm, const struct reasm_opts *o,
+           interval_fn emit, void *ctx, struct diag *d, struct tally *t,
+           pm_status *st)
+{
+	struct reasm *r;
+	size_t nindex;
+
+	*st = PM_E_PENDING_MEMORY;
+	if (o->max_pending > REASM_MAX_PENDING)
 		return NULL;
+	*st = PM_E_NOMEM;
 	r = calloc(1, sizeof *r);
 	if (r == NULL)
 		return NULL;
 	r->pm = pm;
 	r->emit = emit;
 	r->ctx = ctx;
+	r->coverage = o->coverage;
+	r->zone = o->zone;
 	r->diag = d;
 	r->tally = t;
 	r->max_pending = o->max_pending ? o->max_pending : 1;
 	r->horizon = o->horizon;
 	r->all_parts = reasm_all_parts(r);
 	r->nslots = r->max_pending + 1;
-	while (nindex < 2 * r->nslots)
-		nindex <<= 1;
+	nindex = index_size(r->nslots);
 	r->index_mask = nindex - 1;
 	r->slots = calloc(r->nslots, sizeof *r->slots);
 	r->index = calloc(nindex, sizeof *r->index);
-	r->done = calloc(nindex, sizeof *r->done);
-	if (r->slots == NULL || r->index == NULL || r->done == NULL) {
+	if (r->slots == NULL || r->index == NULL) {
+		*st = PM_E_PENDING_MEMORY;
 		reasm_close(r);
 		return NULL;
 	}
 	for (size_t i = 0; i < nindex; i++)
 		r->index[i].slot = NO_SLOT;
+	*st = PM_OK;
 	return r;
 }
 
@@ -377,7 +392,6 @@ reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
 {
 	uint32_t hash = 0, slot = newest(r, source, h);
 	size_t bucket = 0;
-	const struct done_key *done;
 	pm_status st;
 
 	if (slot == NO_SLOT) {
@@ -386,15 +400,22 @@ reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
 	}
 	r->parts_seen++;
 	r->last_values = NULL;
-	if (slot != NO_SLOT)
-		st = add_part(r, &r->slots[slot], h, rec, offset);
-	else if ((done = completed(r, hash, source, h)) != NULL)
-		st = report_duplicate(r, h, start, end, offset,
-		                      "already complete, first part at offset",
-		                      done->offset);
-	else
+	if (slot != NO_SLOT && r->slots[slot].iv.parts == r->all_parts &&
+	    has_part(r, &r->slots[slot], h)) {
+		/* the next copy of a whole interval takes its key */
+		hash = r->slots[slot].hash;
+		(void)index_find(r, hash, source, h, &bucket);
+		r->slots[slot].indexed = false;
 		st = new_interval(r, hash, bucket, source, h, start, end, rec,
 		                  offset);
+		if (st != PM_OK && st != PM_E_LONG_PART)
+			r->slots[slot].indexed = true;
+	} else if (slot != NO_SLOT) {
+		st = add_part(r, &r->slots[slot], h, rec, offset);
+	} else {
+		st = new_interval(r, hash, bucket, source, h, start, end, rec,
+		                  offset);
+	}
 	drain(r);
 	return st;
 }
@@ -425,6 +446,5 @@ reasm_close(struct reasm *r)
 		return;
 	free(r->slots);
 	free(r->index);
-	free(r->done);
 	free(r);
 }

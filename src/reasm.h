@@ -29,22 +29,40 @@ struct interval {
 
 typedef void (*interval_fn)(const struct interval *iv, void *ctx);
 
+struct coverage;
+struct tzone;
+
 struct reasm_opts {
 	size_t max_pending;  /* intervals waiting for parts, e.g. 1024 */
 	uint64_t horizon;    /* parts after which a waiting interval is lost;
 	                        0: none, only max_pending bounds the wait */
+	struct coverage *coverage; /* asked before an interval is emitted
+	                        (coverage.h); NULL: every interval is */
+	const struct tzone *zone; /* how messages show times (tzone.h);
+	                        NULL: as recorded */
 };
+
+/* The most max_pending may be: slot numbers are 32-bit, and the index,
+ * twice as large, must be addressable by a 32-bit size_t too. */
+#define REASM_MAX_PENDING (UINT32_MAX / 8)
 
 struct reasm;
 
+/* The bytes reasm_open allocates for max_pending intervals. */
+uint64_t reasm_memory(size_t max_pending);
+
+/* NULL, with *st PM_E_PENDING_MEMORY when the memory max_pending asks for
+ * (more than REASM_MAX_PENDING, or what the system refused) cannot be had,
+ * PM_E_NOMEM when the rest cannot. */
 struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
                          interval_fn emit, void *ctx, struct diag *d,
-                         struct tally *t);
+                         struct tally *t, pm_status *st);
 
 /* Take one interval part: h is its header (already read), start and end
  * its stamps, rec the whole PM record. Decodes the part's fields into the
  * interval. A part already present is reported as a duplicate (first copy
- * kept). Returns the status of the part's decoding: PM_E_SHORT_PART or
+ * kept; a part of a waiting interval that has every part starts its next
+ * copy). Returns the status of the part's decoding: PM_E_SHORT_PART or
  * PM_E_BAD_SEQUENCE (part not taken; the caller reports it), PM_E_LONG_PART
  * (part taken), or PM_E_DUPLICATE_PART (part dropped; already reported and
  * counted here, the caller must not report it again). */

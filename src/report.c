@@ -161,11 +161,17 @@ add_interval(struct report *r, size_t acc, const struct interval *iv)
 /* ---------------------------------------------------------------------- */
 /* Rows */
 
+/* A time as recorded, or with a zone, local with its UTC offset. */
 static size_t
-put_stamp(char *out, int64_t stamp)
+put_stamp(const struct report *r, char *out, int64_t stamp)
 {
-	stamp_format(stamp, out);
-	return 19;
+	char text[TZONE_TEXT];
+	size_t n;
+
+	tzone_format(r->o.zone, stamp, text);
+	n = strlen(text);
+	memcpy(out, text, n);
+	return n;
 }
 
 static size_t
@@ -186,8 +192,8 @@ text_cell(const struct report *r, const struct rpt_column *c,
 
 	switch (c->text) {
 	case TEXT_SOURCE: return put_text(out, sources_name(r->src, source));
-	case TEXT_START: return put_stamp(out, iv->start);
-	case TEXT_END: return put_stamp(out, iv->end);
+	case TEXT_START: return put_stamp(r, out, iv->start);
+	case TEXT_END: return put_stamp(r, out, iv->end);
 	case TEXT_PARTS:
 		for (unsigned p = 1; p < 8; p++)
 			if (iv->parts & (1u << p))
@@ -199,7 +205,7 @@ text_cell(const struct report *r, const struct rpt_column *c,
 	case TEXT_LAST_END:
 		if (acc->windows == acc->no_value)
 			return 0;
-		return put_stamp(out, (int64_t)(c->text == TEXT_FIRST_START
+		return put_stamp(r, out, (int64_t)(c->text == TEXT_FIRST_START
 		                                 ? acc->min_n : acc->max_d));
 	case TEXT_PERIOD_START:
 	case TEXT_PERIOD_END:
@@ -260,6 +266,34 @@ period_length(enum report_by by)
 	return by == BY_DAY ? PM_UNITS_PER_DAY : 3600 * PM_UNITS_PER_SECOND;
 }
 
+/* The start of the hour or day t is in: a local one with a zone (in an
+ * hour the clock repeated, the copy t is in). */
+static int64_t
+period_start(const struct report *r, int64_t t)
+{
+	int64_t len = period_length(r->o.by), local = tzone_local(r->o.zone, t);
+	int64_t at = local - ((local % len) + len) % len, utc[2];
+	unsigned n;
+
+	if (!r->o.zone)
+		return at;
+	n = tzone_to_utc(r->o.zone, at, utc);
+	return n == 2 && utc[1] <= t ? utc[1] : utc[0];
+}
+
+/* The end of the period that starts at start: a local day may be 23 or 25
+ * hours long. */
+static int64_t
+period_end(const struct report *r, int64_t start)
+{
+	int64_t utc[2];
+
+	if (!r->o.zone || r->o.by != BY_DAY)
+		return start + period_length(r->o.by);
+	(void)tzone_to_utc(r->o.zone, tzone_local(r->o.zone, start) + PM_UNITS_PER_DAY, utc);
+	return utc[0];
+}
+
 /* Write a group's rows; iv is the interval of a streamed row. */
 static void
 emit(struct report *r, uint32_t source, int64_t period, const struct interval *iv,
@@ -280,9 +314,9 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
 			t = end_cell(r, i++, t, put_text(t, sources_name(r->src, source)));
 			if (r->o.by != BY_TOTAL) {
 				int64_t end = r->o.by == BY_INTERVAL ? iv->end
-				              : period + period_length(r->o.by);
-				t = end_cell(r, i++, t, put_stamp(t, period));
-				t = end_cell(r, i++, t, put_stamp(t, end));
+				              : period_end(r, period);
+				t = end_cell(r, i++, t, put_stamp(r, t, period));
+				t = end_cell(r, i++, t, put_stamp(r, t, end));
 			}
 		}
 		for (size_t c = 0; c < def->ncols; c++, i++)
@@ -429,10 +463,8 @@ report_interval(const struct interval *iv, void *ctx)
 		metric_frame_set(&r->frames[0], r->lay, iv, r->uses);
 		metric_add(r->scratch, &r->adder, r->frames, 1);
 	} else {
-		if (r->o.by == BY_DAY || r->o.by == BY_HOUR) {
-			int64_t len = period_length(r->o.by);
-			period = iv->start - ((iv->start % len) + len) % len;
-		}
+		if (r->o.by == BY_DAY || r->o.by == BY_HOUR)
+			period = period_start(r, iv->start);
 		if (!find_group(r, iv->source, period, &acc))
 			return;
 		add_interval(r, acc, iv);
@@ -672,6 +704,7 @@ report_finish(struct report *r, struct report_meta *m)
 	}
 	m->any_interval = r->intervals > 0;
 	m->first_start = r->first_start;
+	m->zone = r->o.zone;
 	m->last_end = r->last_end;
 	m->intervals = r->intervals;
 	m->incomplete = r->incomplete_count;

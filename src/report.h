@@ -25,6 +25,7 @@
 #include "rowsink.h"
 #include "rptdef.h"
 #include "sources.h"
+#include "tzone.h"
 
 enum report_by { BY_TOTAL, BY_DAY, BY_HOUR, BY_INTERVAL };
 
@@ -36,6 +37,8 @@ struct report_opts {
 	bool complete_only;
 	size_t max_groups;           /* rows held: groups x buckets */
 	size_t max_sources;          /* sizes the selection cache */
+	const struct tzone *zone;    /* stamps are UTC, periods and times
+	                                local to it; NULL: as recorded */
 };
 
 struct report;

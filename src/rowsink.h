@@ -33,6 +33,7 @@ struct report_meta {
 	const char *grouping;       /* "by hour", "total", ... */
 	bool any_interval;
 	int64_t first_start, last_end; /* of the intervals reported */
+	const struct tzone *zone;   /* theirs (tzone.h); NULL: as recorded */
 	uint64_t intervals, incomplete;
 	const char *run_time;       /* "YYYY-MM-DD HH:MM:SS" */
 };

@@ -33,7 +33,11 @@ S(PM_E_IMPLAUSIBLE,    WARN,   "implausible figures in an interval record")
 /* reassembly */
 S(PM_E_DUPLICATE_PART, WARN,   "duplicate part of an interval; first copy kept")
 S(PM_E_INCOMPLETE,     WARN,   "interval is missing parts")
+S(PM_E_DUPLICATE_INTERVAL, WARN, "duplicate interval: time already covered; left out")
+S(PM_E_OVERLAP_INTERVAL, WARN,  "interval overlaps time already covered, off its boundaries; left out")
+S(PM_E_COVERAGE_LIMIT, WARN,   "too many separate ranges of time to check for duplicates; new time not remembered (see --max-coverage)")
 S(PM_E_PENDING_LIMIT,  WARN,   "too many pending intervals; oldest emitted incomplete (see --max-pending)")
+S(PM_E_PENDING_MEMORY, USAGE,  "the memory --max-pending asks for cannot be allocated")
 S(PM_E_SOURCE_LIMIT,   INPUT,  "too many distinct sources (see --max-sources)")
 S(PM_E_GROUP_LIMIT,    INPUT,  "too many report groups (see --max-groups)")
 /* selection */

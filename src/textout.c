@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "ebcdic.h"
-#include "pmtime.h"
 #include "textout.h"
+#include "tzone.h"
 
 #define GAP 2          /* blanks between columns */
 #define TITLE_LINES 6  /* title, description, input, period, run, blank */
@@ -196,10 +196,10 @@ end_line(struct textout *t)
 static void
 put_stamp(struct textout *t, int64_t stamp)
 {
-	char s[20];
+	char s[TZONE_TEXT];
 
-	stamp_format(stamp, s);
-	put(t, s, 19);
+	tzone_format(t->meta->zone, stamp, s);
+	put_str(t, s);
 }
 
 static void

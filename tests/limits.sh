@@ -180,12 +180,24 @@ grep -q "too many pending intervals; oldest emitted incomplete (see --max-pendin
 	pass "--max-pending: message names the option" || fail "--max-pending: message"
 [ "$(tail -n +2 "$tmp/last.out" | wc -l)" -eq 3000 ] &&
 	pass "--max-pending: every interval still reported" || fail "--max-pending: intervals lost"
+# more than memory allows: the option and the limit are named, not "out of
+# memory"
+expect_rc 12 rpt -q --max-pending=600000000 "$sample"
+grep -q -- "--max-pending=600000000 needs [0-9]* MiB" "$tmp/last.err" && ! grep -q "out of memory" "$tmp/last.err" &&
+	pass "--max-pending too large: message names the option" || fail "--max-pending too large: message"
 
 # 5,000 system ids
 expect_rc 8 rpt -q "$regress/sources-past-limit.bin"
 grep -q "too many distinct sources (see --max-sources)" "$tmp/last.err" &&
 	pass "--max-sources: message names the option" || fail "--max-sources: message"
-expect_rc 4 rpt -q --max-sources=5001 "$regress/sources-past-limit.bin"
+# --max-sources=N admits N SMF sources: the name of PM streams takes no
+# place unless a PM stream is read
+expect_rc 4 rpt -q --max-sources=5000 "$regress/sources-past-limit.bin"
+expect_rc 8 rpt -q --max-sources=4999 "$regress/sources-past-limit.bin"
+expect_rc 0 rpt -q --max-sources=2 "$sample"
+expect_rc 8 rpt -q --max-sources=1 "$sample"
+gen --framing=pm --sources=SYSA --intervals=3 --seed=1 -o "$tmp/stream.pm"
+expect_rc 0 rpt -q --max-sources=1 "$tmp/stream.pm"
 
 # groups: two sources over a day, by hour, are 48 groups
 expect_rc 8 rpt -q --report=summary --by=hour --max-groups=10 "$sample"

@@ -114,8 +114,11 @@ has_line "$tmp/last.err" "offset 676 (0x2a4): warning: interval longer than --ma
 has_line "$tmp/last.err" '^pmimrpt: 1 file, 2704 bytes: 2028 used, 0 skipped, 676 damaged; .* 3 intervals (3 complete, 0 incomplete); left out: 3 interval records too long$' \
 	"too long: its bytes damaged, its records counted, left out"
 has_line "$tmp/last.out" '^,3,900.000000,' "too long: left out of the report"
-expect_rc 0 rpt --report=cpu --max-interval=30000d "$tmp/2099.bin"
-has_line "$tmp/last.out" '^,4,2303684400.000000,' "--max-interval=30000d admits 73 years"
+# Admitted, the 73-year interval covers the time of the two after it,
+# which are then left out as overlapping: 2303683500 s + the 300 s before.
+expect_rc 4 rpt --report=cpu --max-interval=30000d "$tmp/2099.bin"
+has_line "$tmp/last.out" '^,2,2303683800.000000,' "--max-interval=30000d admits 73 years"
+has_line "$tmp/last.err" '; left out: 2 overlapping$' "--max-interval=30000d: what it covers overlaps"
 expect_rc 0 rpt --max-interval=5m "$tmp/four.bin"
 expect_rc 0 rpt --max-interval=300 "$tmp/four.bin"
 expect_rc 4 rpt --report=cpu --max-interval=299 "$tmp/four.bin"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "coverage.h"
 #include "diag.h"
 #include "pmint.h"
 #include "pmtime.h"
@@ -40,6 +41,8 @@ struct harness {
 	char *msg;
 	size_t msglen;
 	struct reasm *r;
+	struct coverage *cov;    /* NULL unless h_open_covered */
+	struct sources names;
 	uint64_t next_offset;
 	struct seen *seen;
 	size_t nseen, cap;
@@ -73,7 +76,8 @@ on_interval(const struct interval *iv, void *ctx)
 static void
 h_open(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 {
-	struct reasm_opts o = { max_pending, horizon };
+	struct reasm_opts o = { max_pending, horizon, NULL, NULL };
+	pm_status st;
 
 	memset(t, 0, sizeof *t);
 	t->out = open_memstream(&t->msg, &t->msglen);
@@ -85,8 +89,9 @@ h_open(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 	ck_assert_ptr_nonnull(t->seen);
 	t->cap = cap;
 	t->next_offset = BASE_OFFSET;
-	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally);
+	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally, &st);
 	ck_assert_ptr_nonnull(t->r);
+	ck_assert_int_eq(st, PM_OK);
 }
 
 static const char *
@@ -96,10 +101,29 @@ h_messages(struct harness *t)
 	return t->msg;
 }
 
+/* h_open, with a coverage asked before each interval is emitted. */
+static void
+h_open_covered(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
+{
+	struct coverage_opts co = { 100, NULL };
+	struct reasm_opts o = { max_pending, horizon, NULL, NULL };
+	pm_status st;
+
+	h_open(t, max_pending, horizon, cap);
+	reasm_close(t->r);
+	ck_assert_int_eq(sources_init(&t->names, 16), PM_OK);
+	t->cov = o.coverage = coverage_open(&co, &t->names, &t->diag, &t->tally);
+	ck_assert_ptr_nonnull(t->cov);
+	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally, &st);
+	ck_assert_ptr_nonnull(t->r);
+}
+
 static void
 h_close(struct harness *t)
 {
 	reasm_close(t->r);
+	coverage_close(t->cov);
+	sources_free(&t->names);
 	fclose(t->out);
 	free(t->msg);
 	free(t->seen);
@@ -542,10 +566,9 @@ START_TEST(test_long_part_decoded)
 }
 END_TEST
 
-/* A part of an interval already emitted starts a new, incomplete one. */
-/* A part of an interval already emitted complete can only be a copy: it
- * is reported as a duplicate, not made into a new interval. */
-START_TEST(test_duplicate_after_completion)
+/* A part of an interval already emitted complete starts a new interval;
+ * without a coverage it is emitted, incomplete. */
+START_TEST(test_part_after_completion)
 {
 	struct harness t;
 
@@ -553,13 +576,68 @@ START_TEST(test_duplicate_after_completion)
 	for (unsigned p = 1; p <= 3; p++)
 		ck_assert_int_eq(h_feed(&t, 7, 40, p, 100), PM_OK);
 	ck_assert_uint_eq(t.nseen, 1);
-	ck_assert_int_eq(h_feed(&t, 7, 40, 2, 900), PM_E_DUPLICATE_PART);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 2, 900), PM_OK);
 	reasm_finish(t.r);
+	ck_assert_uint_eq(t.nseen, 2);
+	ck_assert_uint_eq(t.seen[1].parts, 0x04);
+	ck_assert_uint_eq(t.tally.intervals_complete, 1);
+	ck_assert_uint_eq(t.tally.intervals_incomplete, 1);
+	ck_assert_uint_eq(t.tally.duplicate_parts, 0);
+	h_close(&t);
+}
+END_TEST
+
+/* With a coverage, that part's interval lies in covered time: it is left
+ * out as a duplicate, not reported as incomplete, and said once. */
+START_TEST(test_duplicate_after_completion)
+{
+	struct harness t;
+
+	h_open_covered(&t, 4, 100, 4);
+	for (unsigned p = 1; p <= 3; p++)
+		ck_assert_int_eq(h_feed(&t, 7, 40, p, 100), PM_OK);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 2, 900), PM_OK);    /* 4864 */
+	reasm_finish(t.r);
+	coverage_finish(t.cov);
 	ck_assert_uint_eq(t.nseen, 1);
 	assert_part_values(&t.seen[0], 2, 100);
 	ck_assert_uint_eq(t.tally.intervals_complete, 1);
 	ck_assert_uint_eq(t.tally.intervals_incomplete, 0);
-	ck_assert_uint_eq(t.tally.duplicate_parts, 1);
+	ck_assert_uint_eq(t.tally.intervals_duplicate, 1);
+	ck_assert_uint_eq(t.diag.count[PM_E_INCOMPLETE], 0);
+	ck_assert_uint_eq(t.diag.count[PM_E_DUPLICATE_INTERVAL], 1);
+	ck_assert_ptr_nonnull(strstr(h_messages(&t), "test.dat: offset 4864 (0x1300): "
+	                             "warning: duplicate interval"));
+	ck_assert_ptr_nonnull(strstr(h_messages(&t), "1 interval of  from 2024-04-09 "
+	                             "10:00:00 to 2024-04-09 10:15:00; first copy among "
+	                             "the intervals of test.dat from offset 4096"));
+	h_close(&t);
+}
+END_TEST
+
+/* A whole interval still waiting (behind one that lacks a part) and then
+ * fed again: the copy is an interval of its own, not three duplicate
+ * parts, and the coverage leaves it out. */
+START_TEST(test_whole_copy_while_waiting)
+{
+	struct harness t;
+
+	h_open_covered(&t, 8, 0, 4);
+	ck_assert_int_eq(h_feed(&t, 7, 39, 1, 50), PM_OK);  /* holds the queue */
+	for (unsigned p = 1; p <= 3; p++)
+		ck_assert_int_eq(h_feed(&t, 7, 40, p, 100), PM_OK);
+	for (unsigned p = 1; p <= 3; p++)
+		ck_assert_int_eq(h_feed(&t, 7, 40, p, 900), PM_OK);
+	ck_assert_uint_eq(t.nseen, 0);
+	reasm_finish(t.r);
+	coverage_finish(t.cov);
+	ck_assert_uint_eq(t.nseen, 2);
+	assert_part_values(&t.seen[1], 1, 100);
+	assert_part_values(&t.seen[1], 3, 100);
+	ck_assert_uint_eq(t.tally.duplicate_parts, 0);
+	ck_assert_uint_eq(t.tally.intervals_complete, 1);
+	ck_assert_uint_eq(t.tally.intervals_incomplete, 1);
+	ck_assert_uint_eq(t.tally.intervals_duplicate, 1);
 	h_close(&t);
 }
 END_TEST
@@ -663,7 +741,9 @@ reasm_suite(void)
 	tcase_add_test(core, test_sources_kept_apart);
 	tcase_add_test(core, test_interleaved_first_part_order);
 	tcase_add_test(core, test_late_part_starts_new_interval);
+	tcase_add_test(core, test_part_after_completion);
 	tcase_add_test(core, test_duplicate_after_completion);
+	tcase_add_test(core, test_whole_copy_while_waiting);
 	suite_add_tcase(s, core);
 
 	tcase_add_test(limits, test_missing_part_reads_zero_in_reused_slot);
