@@ -271,12 +271,10 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 	return resync(fr, here(fr));
 }
 
-/* A unit of need bytes whose length runs avail bytes past where the
- * input ends: cut short, unless units walk again inside those bytes, which
- * shows its length was misread (shown: its bytes to print). */
-static enum step
-cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
-          size_t shown)
+/* Whether whole units walk again inside the avail bytes from pos: then a
+ * length at pos that takes them in was misread. */
+static bool
+units_walk_inside(const struct framer *fr, size_t avail)
 {
 	unsigned units = framing_rules[fr->framing].resync_units;
 
@@ -284,9 +282,21 @@ cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
 		struct walk k = { .rs = fr->rs, .content = fr->content,
 		                  .w = span_make(fr->buf + fr->pos + off, avail - off) };
 		if (walk_run(&k, fr->framing, units) && k.units == units)
-			return bad_descriptor(fr, what, shown,
-			                      "its length runs past the end of input");
+			return true;
 	}
+	return false;
+}
+
+/* A unit of need bytes whose length runs avail bytes past where the
+ * input ends: cut short, unless units walk again inside those bytes, which
+ * shows its length was misread (shown: its bytes to print). */
+static enum step
+cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
+          size_t shown)
+{
+	if (units_walk_inside(fr, avail))
+		return bad_descriptor(fr, what, shown,
+		                      "its length runs past the end of input");
 	return truncated(fr, avail, need, what);
 }
 
@@ -612,6 +622,15 @@ block_begin(struct framer *fr)
 	    (sdw_parse(span_make(fr->buf + fr->pos, avail), DESC_LEN, &d) != NULL ||
 	     d.len > len - DESC_LEN))
 		return bad_descriptor(fr, "BDW", DESC_LEN, "no valid segment follows");
+	/* A block that runs past the input, or past the read buffer, while
+	 * blocks walk inside it, had its length misread: an extended length
+	 * can take in the rest of the input. A block the input merely cuts
+	 * short is read up to the cut. */
+	if (!fill(fr, len < fr->cap ? (size_t)len : fr->cap, &avail))
+		return STEP_ERROR;
+	if (avail < len && units_walk_inside(fr, avail))
+		return bad_descriptor(fr, "BDW", DESC_LEN,
+		                      "its length runs past blocks that walk");
 	fr->block_offset = here(fr);
 	fr->block_left = len - DESC_LEN;
 	fr->pos += DESC_LEN;

@@ -1144,6 +1144,23 @@ bad_lengths(const struct sample *s)
 		check(s, what, b, s->len, &e);
 		memcpy(b + off, s->buf + off, 2);
 	}
+	/* an extended BDW of the largest length: the blocks after it still
+	 * walk, so only its own block is lost */
+	for (int i = 0; i < 4; i++) {
+		int u = pick(i, s->nblocks);
+		struct expect e;
+		size_t off;
+
+		if (u < 0)
+			continue;
+		off = s->blocks[u].off;
+		expect_init(&e, 4);
+		set32(b + off, 0xffffffffu);
+		expect_damage_at(s, &e, off, 4);
+		snprintf(what, sizeof what, "BDW at %zu: x'FFFFFFFF'", off);
+		check(s, what, b, s->len, &e);
+		memcpy(b + off, s->buf + off, 4);
+	}
 	/* a PM record's INTLEN past the end of its SMF record */
 	for (int li = 0; li < s->nlrecs && s->kind != K_PM; li++) {
 		const struct lrec *l = &s->lrecs[li];
