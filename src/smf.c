@@ -11,6 +11,9 @@
  * header (#PMSMHDS) is not public, but it is a header, not a payload. */
 #define PRODUCT_HEADER_MAX 1024
 #define SOURCE_RAW_MAX 64
+/* IFASMFDP and IFASMFDL open a dump with one and close it with the other */
+#define SMF_TYPE_DUMP_HEADER 2
+#define SMF_TYPE_DUMP_TRAILER 3
 
 struct smf_reader {
 	struct smf_opts o;
@@ -20,6 +23,7 @@ struct smf_reader {
 	struct conv *conv;
 	const struct smfhdr *hdr;
 	long last_offset;         /* where the last record's PM chain began */
+	int64_t dump_header_at;   /* offset of the open dump's header, or -1 */
 	/* the last system id (and CV name) seen, raw, and its source id */
 	uint8_t last_raw[SOURCE_RAW_MAX];
 	size_t last_raw_len;
@@ -43,6 +47,7 @@ smf_open(const struct smf_opts *o, const struct pmint *pm,
 	r->sources = src;
 	r->diag = d;
 	r->last_offset = -1;
+	r->dump_header_at = -1;
 	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
 		return NULL;
@@ -172,6 +177,37 @@ lost_records_at(const struct smf_reader *r, struct span rec, size_t hdr_len,
 	return -1;
 }
 
+/* The open dump ends at offset without its trailer. */
+static void
+dump_unended(struct smf_reader *r, uint64_t offset)
+{
+	diag_at(r->diag, PM_E_NO_DUMP_TRAILER, (int64_t)offset,
+	        "the dump from offset %lld (its SMF type %u header) ends here "
+	        "without an SMF type %u trailer", (long long)r->dump_header_at,
+	        SMF_TYPE_DUMP_HEADER, SMF_TYPE_DUMP_TRAILER);
+	r->dump_header_at = -1;
+}
+
+/* Dump headers and trailers pair up within one input. */
+static void
+note_dump_record(struct smf_reader *r, unsigned type, uint64_t offset)
+{
+	if (type == SMF_TYPE_DUMP_HEADER) {
+		if (r->dump_header_at >= 0)
+			dump_unended(r, offset);
+		r->dump_header_at = (int64_t)offset;
+	} else if (type == SMF_TYPE_DUMP_TRAILER) {
+		r->dump_header_at = -1;
+	}
+}
+
+void
+smf_input_end(struct smf_reader *r, uint64_t end)
+{
+	if (r->dump_header_at >= 0)
+		dump_unended(r, end);
+}
+
 /* The source id for the record's system id (and CV name): converted from
  * EBCDIC only when it differs from the last record's. */
 static pm_status
@@ -220,6 +256,7 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 	(void)be_u8(span_make(rec->head, rec->head_len), r->hdr->rty->offset, &type);
 	t->records[KIND_SMF][type]++;
 	t->bytes[KIND_SMF][type] += rec->input_bytes;
+	note_dump_record(r, type, rec->offset);
 	if (rec->data == NULL || type != r->o.type) {
 		t->skipped += rec->input_bytes;
 		return;

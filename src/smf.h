@@ -46,6 +46,11 @@ bool smf_want(const uint8_t *head, size_t head_len, void *ctx);
 void smf_record(struct smf_reader *r, const struct fr_record *rec,
                 struct pm_stage *pm);
 
+/* The input ends at offset end: a dump header (SMF type 2) seen in it
+ * with no trailer (type 3) after it is reported, for each input's dump
+ * has its own. */
+void smf_input_end(struct smf_reader *r, uint64_t end);
+
 void smf_close(struct smf_reader *r);
 
 #endif

@@ -779,6 +779,20 @@ first_unit_end(const struct sample *s)
 	return s->lrecs[0].end;
 }
 
+/* Whether a cut at at leaves a dump header (SMF type 2) with no trailer
+ * (type 3) after it: the reader warns that the dump may be truncated. */
+static bool
+dump_left_open(const struct sample *s, size_t at)
+{
+	bool open = false;
+
+	for (int li = 0; li < s->nlrecs && s->lrecs[li].end <= at; li++)
+		if (s->kind == K_SMF_RDW || s->kind == K_SMF_BDW)
+			open = s->lrecs[li].type == 2 ||
+			       (open && s->lrecs[li].type != 3);
+	return open;
+}
+
 static void
 truncations(const struct sample *s, size_t step)
 {
@@ -802,6 +816,8 @@ truncations(const struct sample *s, size_t step)
 				    e.touched[p->row])
 					e.rc[0] = 4;
 			}
+			if (dump_left_open(s, at))
+				e.rc[0] = 4;
 			e.silent = e.rc[0] == 0;
 		}
 		touch_unit_at(s, &e, at, &e.msg_lo, &e.msg_hi, &next);

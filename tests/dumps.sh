@@ -1,0 +1,59 @@
+#!/bin/sh
+# dumps.sh: whole dumps as a nightly job gets them, cut, joined, or with
+# damage that must not pass for data: each case gives the exit code, the
+# message naming file and offset, and the byte accounting it calls for.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+# summary FILE: "used skipped damaged" from the summary line in FILE
+summary() {
+	sed -n 's/^pmimrpt: [0-9]* files*, [0-9]* bytes: \([0-9]*\) used, \([0-9]*\) skipped, \([0-9]*\) damaged;.*/\1 \2 \3/p' "$1"
+}
+
+# accounted ERRFILE BYTES WHAT: the summary accounts for BYTES
+accounted() {
+	# shellcheck disable=SC2046 # three numbers
+	set -- "$1" "$2" "$3" $(summary "$1")
+	if [ $# -eq 6 ] && [ $(($4 + $5 + $6)) -eq "$2" ]; then
+		pass "$3: $4 used + $5 skipped + $6 damaged = $2 bytes"
+	else
+		fail "$3: $2 bytes, summary '$(summary "$1")'"
+	fi
+}
+
+# has ERRFILE PATTERN WHAT
+has() {
+	if grep -q -- "$2" "$1"; then pass "$3"; else fail "$3"; head -5 "$1"; fi
+}
+
+# A dump cut at a record boundary: its header (SMF type 2) is there, its
+# trailer (type 3) is not.
+gen --framing=rdw --size=200K --sources=SYSA,SYSB --interval=300 --seed=4 \
+	-o "$tmp/t.bin"
+head -c 65793 "$tmp/t.bin" > "$tmp/cut.bin"
+gen --framing=rdw --size=200K --sources=SYSA,SYSB --interval=300 --seed=5 \
+	--start=2025-03-10 -o "$tmp/u.bin"
+expect_rc 0 rpt -o /dev/null "$tmp/t.bin"
+expect_rc 4 rpt -o /dev/null "$tmp/cut.bin"
+has "$tmp/last.err" "cut.bin: offset 65793 (0x10101): warning: no dump trailer: the dump may be truncated: the dump from offset 0 " \
+	"cut dump: no trailer, said at the cut"
+accounted "$tmp/last.err" 65793 "cut dump"
+head -c 65793 "$tmp/t.bin" | rpt -o /dev/null - 2> "$tmp/pipe.err"
+has "$tmp/pipe.err" "(stdin): offset 65793 .*no dump trailer" "cut dump through a pipe"
+# several files are one stream, but each dump has its own header and
+# trailer: the cut one is named, wherever it is
+expect_rc 0 rpt -o /dev/null "$tmp/t.bin" "$tmp/u.bin"
+expect_rc 4 rpt -o /dev/null "$tmp/cut.bin" "$tmp/u.bin"
+has "$tmp/last.err" "cut.bin: offset 65793 .*no dump trailer" "cut dump first of two: named"
+[ "$(grep -c 'no dump trailer' "$tmp/last.err")" -eq 1 ] &&
+	pass "cut dump first of two: the whole one is clean" ||
+	fail "cut dump first of two: the whole one is clean"
+expect_rc 4 rpt -o /dev/null "$tmp/u.bin" "$tmp/cut.bin"
+has "$tmp/last.err" "cut.bin: offset 65793 .*no dump trailer" "cut dump second of two: named"
+# two dumps in one file, the first cut: said where the second begins
+cat "$tmp/cut.bin" "$tmp/u.bin" > "$tmp/two.bin"
+expect_rc 4 rpt -o /dev/null "$tmp/two.bin"
+has "$tmp/last.err" "two.bin: offset 65793 .*no dump trailer" "two dumps in a file, the first cut"
+# no dump records at all: nothing to miss
+gen --framing=rdw --sources=SYSA --intervals=4 --no-dump-records -o "$tmp/nodump.bin"
+expect_rc 0 rpt -o /dev/null "$tmp/nodump.bin"
+finish
