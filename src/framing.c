@@ -62,6 +62,7 @@ struct framer {
 	size_t cap, pos, end;   /* unread bytes are buf[pos, end) */
 	uint64_t base;          /* file offset of buf[0] */
 	bool eof, done;
+	uint64_t records;       /* framed whole, handed up or refused */
 	uint64_t block_offset;  /* BDW: the current block */
 	uint64_t block_left;    /* BDW: its bytes not yet walked; 0 between */
 	struct assembly span;
@@ -328,6 +329,7 @@ whole_record(struct framer *fr, struct span r, uint64_t offset,
 {
 	bool keep = wanted(fr, r.p, r.len);
 
+	fr->records++;
 	if (keep && r.len > fr->max_record) {
 		too_long(fr, PM_E_RECORD_TOO_LONG, offset, r.len, r.len);
 		return STEP_MORE;
@@ -455,6 +457,7 @@ span_end(struct framer *fr, struct fr_record *rec)
 	uint8_t *rdw;
 
 	a->active = false;
+	fr->records++;
 	if (!a->decided)
 		span_decide(fr);
 	rdw = a->keep ? a->data : a->head;
@@ -795,6 +798,17 @@ abandon(struct framer *fr)
 	fr->done = true;
 }
 
+/* Bytes none of which read as a record could not be processed, whether
+ * their framing was detected or forced. */
+static void
+refuse_if_nothing_read(struct framer *fr)
+{
+	if (fr->records == 0 && fr->tally->bytes_read > 0)
+		report(fr, PM_E_NO_FRAMING, 0,
+		       "no %s records anywhere in its %" PRIu64 " bytes",
+		       framing_name(fr->framing), fr->tally->bytes_read);
+}
+
 int
 framer_next(struct framer *fr, struct fr_record *rec)
 {
@@ -806,6 +820,7 @@ framer_next(struct framer *fr, struct fr_record *rec)
 			break;
 		case STEP_END:
 			span_drop_unended(fr);
+			refuse_if_nothing_read(fr);
 			fr->done = true;
 			break;
 		case STEP_ERROR:

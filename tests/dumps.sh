@@ -56,4 +56,19 @@ has "$tmp/last.err" "two.bin: offset 65793 .*no dump trailer" "two dumps in a fi
 # no dump records at all: nothing to miss
 gen --framing=rdw --sources=SYSA --intervals=4 --no-dump-records -o "$tmp/nodump.bin"
 expect_rc 0 rpt -o /dev/null "$tmp/nodump.bin"
+
+# Bytes that never walk as records: exit 8 whether the framing is
+# detected or forced, and every byte damaged.
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "%c", 128 + i % 97 }' > "$tmp/junk.bin"
+for framing in auto pm rdw bdw; do
+	expect_rc 8 rpt --framing=$framing -o /dev/null "$tmp/junk.bin"
+	has "$tmp/last.err" "junk.bin: offset 0 (0x0): error: cannot recognise the input's framing" \
+		"nothing readable, --framing=$framing: said"
+	[ "$(summary "$tmp/last.err")" = "0 0 3000" ] &&
+		pass "nothing readable, --framing=$framing: all damaged" ||
+		fail "nothing readable, --framing=$framing: $(summary "$tmp/last.err")"
+done
+# one readable record is enough to go on: warnings only
+{ head -c 100 "$tmp/junk.bin"; cat "$tmp/nodump.bin"; } > "$tmp/junk-then-dump.bin"
+expect_rc 4 rpt --framing=rdw -o /dev/null "$tmp/junk-then-dump.bin"
 finish
