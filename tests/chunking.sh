@@ -31,6 +31,14 @@ make_and_feed rdw-pm "--source=CV1" --seed=9 --framing=rdw-pm --source-label=CV1
 	--intervals=4 --other-pm=0.3
 make_and_feed faults "" --seed=10 --framing=rdw --block-size=500 --sources=SYSA,SYSB \
 	--intervals=3 --drop-parts=20% --duplicate-parts=20% --shuffle=4
+# a dump of one block, cut inside it: detected as BDW at every chunk size
+gen --seed=6 --framing=bdw --sources=SYSA,SYSB --intervals=20 -o "$tmp/one-block.dat"
+head -c 3000 "$tmp/one-block.dat" > "$tmp/cut-block.dat"
+if $WRAP "$FEED" "$tmp/cut-block.dat"; then
+	pass "cut-block: every chunk size gives the same result"
+else
+	fail "cut-block: chunk sizes differ"
+fi
 # the bundled sample, read in chunks up to 4 KiB
 if $WRAP "$FEED" --max-chunk=4096 "$top_srcdir/data/sample-smf-bdw.dat"; then
 	pass "sample-smf-bdw.dat: chunk sizes 1..4096 give the same result"

@@ -767,15 +767,16 @@ clean_cut(const struct sample *s, size_t at)
 	return true;
 }
 
-/* The first container's end: a cut before it leaves nothing whole to
- * recognise the framing by. */
+/* The first unit's end: a cut before it leaves nothing whole to recognise
+ * the framing by. In a block, that is its first segment: a block cut
+ * after it is still recognised. */
 static size_t
 first_unit_end(const struct sample *s)
 {
 	if (s->kind == K_PM)
 		return s->pms[0].len;
 	if (s->kind == K_SMF_BDW)
-		return s->blocks[0].len;
+		return s->segs[0].off + s->segs[0].len;
 	return s->lrecs[0].end;
 }
 
