@@ -57,6 +57,8 @@ struct framer {
 	size_t max_record;
 	enum framing framing;
 	enum content content;
+	bool detected;          /* the framing was detected, not forced */
+	enum content asked;     /* the content asked for (AUTO: detected) */
 	step_fn step;
 	uint8_t *buf;
 	size_t cap, pos, end;   /* unread bytes are buf[pos, end) */
@@ -223,6 +225,20 @@ skip_damaged(struct framer *fr, uint64_t n)
 }
 
 
+/* Whether units of the framing walk again from pos + off, avail bytes
+ * being there from pos: what resynchronisation looks for. */
+static bool
+resumes_at(const struct framer *fr, size_t off, size_t avail)
+{
+	struct walk k = { .rs = fr->rs, .content = fr->content,
+	                  .exact_end = true };
+
+	k.w = span_make(fr->buf + fr->pos + off,
+	                min_size(avail - off, RESYNC_WINDOW));
+	k.at_eof = avail - off <= RESYNC_WINDOW;
+	return walk_run(&k, fr->framing, framing_rules[fr->framing].resync_units);
+}
+
 /* Skip forward a byte at a time to where units of the framing walk again,
  * and report the bytes skipped once. */
 static enum step
@@ -233,9 +249,6 @@ resync(struct framer *fr, uint64_t offset)
 	bool found = false;
 
 	while (!found) {
-		struct walk k = { .rs = fr->rs, .content = fr->content,
-		                  .exact_end = true };
-
 		fr->pos++;
 		skipped++;
 		if (!fill(fr, RESYNC_WINDOW + 1, &avail)) {
@@ -244,9 +257,7 @@ resync(struct framer *fr, uint64_t offset)
 		}
 		if (avail == 0)
 			break;
-		k.w = span_make(fr->buf + fr->pos, min_size(avail, RESYNC_WINDOW));
-		k.at_eof = avail <= RESYNC_WINDOW;
-		found = walk_run(&k, fr->framing, framing_rules[fr->framing].resync_units);
+		found = resumes_at(fr, 0, avail);
 	}
 	count_damaged(fr, skipped);
 	if (found)
@@ -259,7 +270,10 @@ resync(struct framer *fr, uint64_t offset)
 	return STEP_MORE;
 }
 
-/* An invalid descriptor at pos (shown: its bytes available to print). */
+static bool framing_changes(struct framer *fr);
+
+/* An invalid descriptor at pos (shown: its bytes available to print),
+ * unless another framing takes over there. */
 static enum step
 bad_descriptor(struct framer *fr, const char *what, size_t shown,
                const char *why)
@@ -267,6 +281,8 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 	char hex[2 * DESC_LEN + 1];
 
 	span_drop_unended(fr);
+	if (framing_changes(fr))
+		return STEP_MORE;
 	diag_hex(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
 	report(fr, PM_E_BAD_DESCRIPTOR, here(fr), "%s x'%s': %s", what, hex, why);
 	return resync(fr, here(fr));
@@ -719,6 +735,58 @@ static const step_fn steppers[] = {
 	[FRAMING_BDW] = step_bdw,
 };
 
+/* Whether the framing resumes within a look-ahead window after pos. */
+static bool
+resumes_nearby(struct framer *fr, bool *error)
+{
+	size_t avail;
+
+	if (!fill(fr, 2 * RESYNC_WINDOW + 1, &avail)) {
+		*error = true;
+		return false;
+	}
+	for (size_t off = 1; off < min_size(avail, RESYNC_WINDOW); off++)
+		if (resumes_at(fr, off, avail))
+			return true;
+	return false;
+}
+
+/* Where units of a detected framing stop walking, another framing may
+ * take over: a BDW dump and an RDW dump joined in one stream. It must walk
+ * from pos undamaged, as at the start of an input; then it is read from
+ * there on, and nothing is damaged. A framing asked for is kept. BDW
+ * blocks hardly walk by chance; RDW records do, in BDW blocks and in
+ * damage, so they take over only where the framing does not resume
+ * nearby; PM records walk inside SMF records, and never take over. */
+static bool
+framing_changes(struct framer *fr)
+{
+	enum framing f;
+	size_t avail;
+	struct span w;
+	bool at_eof, error = false;
+
+	if (!fr->detected || !fill(fr, DETECT_WINDOW + 1, &avail) || avail == 0)
+		return false;
+	w = span_make(fr->buf + fr->pos, min_size(avail, DETECT_WINDOW));
+	at_eof = avail <= DETECT_WINDOW;
+	if (!detect_framing_here(fr->rs, w, at_eof, &f) || f == fr->framing ||
+	    f == FRAMING_PM ||
+	    (f == FRAMING_RDW && (resumes_nearby(fr, &error) || error)))
+		return false;
+	/* the look-ahead may have moved the bytes */
+	w = span_make(fr->buf + fr->pos, w.len);
+	report(fr, PM_E_FRAMING_CHANGED, here(fr),
+	       "%s framing up to here, %s from here on", framing_name(fr->framing),
+	       framing_name(f));
+	fr->framing = f;
+	fr->content = f == FRAMING_PM ? CONTENT_PM
+	              : fr->asked != CONTENT_AUTO ? fr->asked
+	              : detect_content(fr->rs, f, w, at_eof);
+	fr->step = steppers[f];
+	fr->block_left = 0;
+	return true;
+}
 
 /* ---- the interface ---- */
 
@@ -756,6 +824,8 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 	fr->max_record = opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
 	fr->framing = opts->framing;
 	fr->content = opts->content;
+	fr->detected = opts->framing == FRAMING_AUTO;
+	fr->asked = opts->content;
 	fr->cap = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
 	if (fr->cap < MIN_BUFFER)
 		fr->cap = MIN_BUFFER;

@@ -57,6 +57,38 @@ has "$tmp/last.err" "two.bin: offset 65793 .*no dump trailer" "two dumps in a fi
 gen --framing=rdw --sources=SYSA --intervals=4 --no-dump-records -o "$tmp/nodump.bin"
 expect_rc 0 rpt -o /dev/null "$tmp/nodump.bin"
 
+# A BDW dump and an RDW dump in one stream, either way round: the second
+# framing is detected where the first stops walking, and nothing is lost.
+gen --framing=bdw --sources=SYSA,SYSB --intervals=100 --seed=1 -o "$tmp/b.bin" \
+	--truth="$tmp/b.truth"
+gen --framing=rdw --sources=SYSA,SYSB --intervals=100 --seed=2 --start=2025-03-10 \
+	-o "$tmp/r.bin" --truth="$tmp/r.truth"
+want=$(($(grep -c . "$tmp/b.truth") + $(grep -c . "$tmp/r.truth") - 2))
+for order in "b r" "r b"; do
+	set -- $order
+	cat "$tmp/$1.bin" "$tmp/$2.bin" > "$tmp/$1$2.bin"
+	size=$(wc -c < "$tmp/$1$2.bin")
+	first=$(wc -c < "$tmp/$1.bin")
+	new=$( [ "$2" = b ] && echo bdw || echo rdw)
+	expect_rc 4 rpt -o "$tmp/$1$2.csv" "$tmp/$1$2.bin"
+	has "$tmp/last.err" "$1$2.bin: offset $first (.*): warning: the input's framing changes part-way: .* framing up to here, $new from here on" \
+		"$1 then $2: the change named with its offset"
+	[ "$(summary "$tmp/last.err" | cut -d' ' -f3)" = 0 ] &&
+		pass "$1 then $2: nothing damaged" || fail "$1 then $2: $(summary "$tmp/last.err")"
+	accounted "$tmp/last.err" "$size" "$1 then $2"
+	got=$(awk -F, 'NR > 1 && $5 == "123"' "$tmp/$1$2.csv" | wc -l)
+	[ "$got" -eq "$want" ] && pass "$1 then $2: $got complete intervals" ||
+		fail "$1 then $2: $got complete intervals, wanted $want"
+done
+# through a pipe, as two files read as one stream arrive
+cat "$tmp/b.bin" "$tmp/r.bin" | rpt -o /dev/null - 2> "$tmp/pipe.err"
+has "$tmp/pipe.err" "framing changes part-way: bdw framing up to here, rdw from here on" \
+	"b then r through a pipe"
+# a framing asked for is kept: the rest is damage
+expect_rc 4 rpt --framing=bdw -o /dev/null "$tmp/br.bin"
+has "$tmp/last.err" "bytes skipped while looking for the next valid record" \
+	"b then r with --framing=bdw: damage"
+
 # Bytes that never walk as records: exit 8 whether the framing is
 # detected or forced, and every byte damaged.
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "%c", 128 + i % 97 }' > "$tmp/junk.bin"
