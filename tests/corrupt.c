@@ -863,24 +863,29 @@ claimed_row(const struct sample *s, const struct pmrec *p, const uint8_t *b)
 
 /* Whether the reader can tell damage to byte `first` of PM record p's
  * header (INTLEN to INTVER#) from a longer product header. It knows where
- * the last SMF record's PM records began, and takes a PM record there
- * whose length fits for damage; and it finds an intact interval record
- * header (type, part, version, dates) wherever one is before the chain it
- * finds. Before the first SMF record of PM data, it has only the latter. */
+ * the last SMF record's PM records began, and takes a PM record there (a
+ * PM record's type and part, whatever its length) for damage; and it finds an
+ * intact interval record header (type, part, version, dates) wherever one
+ * is before the chain it finds. In the first SMF record of PM data, it
+ * has the latter, and the next SMF record of PM data in the file: where
+ * that one's PM records begin, a PM record's type and part in the first
+ * one show that its chain was damaged there. */
 static bool
 chain_damage_visible(const struct sample *s, const struct pmrec *p, size_t first,
                      const uint8_t *damaged)
 {
 	const struct lrec *l = &s->lrecs[p->lrec];
 	const struct pmrec *head = &s->pms[l->first_pm];
-	size_t at = file_pos(s, p->lrec, p->doff);
-	uint32_t len = (uint32_t)damaged[at] << 8 | damaged[file_pos(s, p->lrec, p->doff + 1)];
-	bool earlier = false;
+	uint8_t head_type = damaged[file_pos(s, p->lrec, head->doff + 2)],
+	        head_seq = damaged[file_pos(s, p->lrec, head->doff + 3)];
+	bool earlier = false, later = false;
 
-	for (int li = 0; li < p->lrec; li++)
-		if (s->lrecs[li].npm > 0)
-			earlier = true;
-	if (earlier && (head != p || first >= 2 || (len >= 4 && len <= l->len - p->doff)))
+	for (int li = 0; li < s->nlrecs; li++)
+		if (s->lrecs[li].npm > 0 && li != p->lrec)
+			*(li < p->lrec ? &earlier : &later) = true;
+	if (earlier)
+		return true;
+	if (later && head_type >= 1 && head_type <= PM_TYPE_MAX && head_seq <= 15)
 		return true;
 	for (const struct pmrec *q = head; q != p; q++)
 		if (q->type == INTERVAL_TYPE)
