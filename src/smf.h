@@ -7,7 +7,8 @@
  * first offset where a chain of inclusive halfword lengths, every one a
  * plausible PM record, ends exactly at the end of the SMF record;
  * --pm-offset forces one. A chain found past where the last record's began,
- * where a PM record starts that does not chain, is damage, and said. */
+ * where a PM record starts that does not chain, is damage, and said; in the
+ * first SMF record of PM data, the next record's chain tells the same. */
 #ifndef SMF_H
 #define SMF_H
 
