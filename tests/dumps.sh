@@ -65,6 +65,7 @@ gen --framing=rdw --sources=SYSA,SYSB --intervals=100 --seed=2 --start=2025-03-1
 	-o "$tmp/r.bin" --truth="$tmp/r.truth"
 want=$(($(grep -c . "$tmp/b.truth") + $(grep -c . "$tmp/r.truth") - 2))
 for order in "b r" "r b"; do
+	# shellcheck disable=SC2086 # two names
 	set -- $order
 	cat "$tmp/$1.bin" "$tmp/$2.bin" > "$tmp/$1$2.bin"
 	size=$(wc -c < "$tmp/$1$2.bin")
