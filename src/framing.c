@@ -288,14 +288,15 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 	return resync(fr, here(fr));
 }
 
-/* Whether whole units walk again inside the avail bytes from pos: then a
- * length at pos that takes them in was misread. */
+/* Whether whole units walk again from inside the first `inside` bytes
+ * from pos, within the avail bytes there: then a length at pos that takes
+ * them in was misread. */
 static bool
-units_walk_inside(const struct framer *fr, size_t avail)
+units_walk_inside(const struct framer *fr, size_t inside, size_t avail)
 {
 	unsigned units = framing_rules[fr->framing].resync_units;
 
-	for (size_t off = 1; off < avail; off++) {
+	for (size_t off = 1; off < inside; off++) {
 		struct walk k = { .rs = fr->rs, .content = fr->content,
 		                  .w = span_make(fr->buf + fr->pos + off, avail - off) };
 		if (walk_run(&k, fr->framing, units) && k.units == units)
@@ -311,7 +312,7 @@ static enum step
 cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
           size_t shown)
 {
-	if (units_walk_inside(fr, avail))
+	if (units_walk_inside(fr, avail, avail))
 		return bad_descriptor(fr, what, shown,
 		                      "its length runs past the end of input");
 	return truncated(fr, avail, need, what);
@@ -617,6 +618,52 @@ plain_despite_extended_bit(struct framer *fr, uint64_t len)
 	return plain;
 }
 
+/* Whether the block of len bytes at pos ends where a block can follow: at
+ * the end of the input, or at a BDW and the SDW of a segment that fits
+ * its block. avail bytes are there. */
+static bool
+block_end_fits(const struct framer *fr, uint64_t len, size_t avail)
+{
+	struct span s = span_make(fr->buf + fr->pos, avail);
+	uint64_t next;
+	struct desc d;
+
+	if (avail < len + 2 * DESC_LEN)
+		return avail == len;
+	return bdw_parse(s, (size_t)len, &next) == NULL &&
+	       sdw_parse(s, (size_t)len + DESC_LEN, &d) == NULL &&
+	       d.len <= next - DESC_LEN;
+}
+
+/* A block length is trusted where its end fits. Where it does not (it
+ * runs past the input or the read buffer, or no block follows) and blocks
+ * walk from inside it, it was misread, and reported: an extended length
+ * can take in the rest of the input. A block the input merely cuts short
+ * is read up to the cut, and one before a damaged BDW is kept. False when
+ * the length is trusted; else *step is what the step returns. */
+static bool
+block_length_misread(struct framer *fr, uint64_t len, enum step *step)
+{
+	size_t avail, inside;
+
+	*step = STEP_ERROR;
+	if (!fill(fr, len + 2 * DESC_LEN < fr->cap ? (size_t)len + 2 * DESC_LEN
+	                                           : fr->cap, &avail))
+		return true;
+	if (block_end_fits(fr, len, avail))
+		return false;
+	inside = len < avail ? (size_t)len : avail;
+	if (!fill(fr, len + RESYNC_WINDOW < fr->cap ? (size_t)len + RESYNC_WINDOW
+	                                            : fr->cap, &avail))
+		return true;
+	if (!units_walk_inside(fr, inside, avail))
+		return false;
+	*step = bad_descriptor(fr, "BDW", DESC_LEN, inside < len
+	                       ? "its length runs past blocks that walk"
+	                       : "no block follows it, and blocks walk inside it");
+	return true;
+}
+
 static enum step
 block_begin(struct framer *fr)
 {
@@ -641,15 +688,8 @@ block_begin(struct framer *fr)
 	    (sdw_parse(span_make(fr->buf + fr->pos, avail), DESC_LEN, &d) != NULL ||
 	     d.len > len - DESC_LEN))
 		return bad_descriptor(fr, "BDW", DESC_LEN, "no valid segment follows");
-	/* A block that runs past the input, or past the read buffer, while
-	 * blocks walk inside it, had its length misread: an extended length
-	 * can take in the rest of the input. A block the input merely cuts
-	 * short is read up to the cut. */
-	if (!fill(fr, len < fr->cap ? (size_t)len : fr->cap, &avail))
-		return STEP_ERROR;
-	if (avail < len && units_walk_inside(fr, avail))
-		return bad_descriptor(fr, "BDW", DESC_LEN,
-		                      "its length runs past blocks that walk");
+	if (block_length_misread(fr, len, &step))
+		return step;
 	fr->block_offset = here(fr);
 	fr->block_left = len - DESC_LEN;
 	fr->pos += DESC_LEN;

@@ -737,6 +737,8 @@ expect_misread(const struct sample *s, struct expect *e, size_t unit_off,
 
 /* ---- the cases ---- */
 
+static void put_bdw(const struct sample *s, uint8_t *p, int block, size_t len);
+
 static uint8_t *
 copy(const struct sample *s)
 {
@@ -1180,6 +1182,27 @@ bad_lengths(const struct sample *s)
 		set32(b + off, 0xffffffffu);
 		expect_damage_at(s, &e, off, 4);
 		snprintf(what, sizeof what, "BDW at %zu: x'FFFFFFFF'", off);
+		check(s, what, b, s->len, &e);
+		memcpy(b + off, s->buf + off, 4);
+	}
+	/* a block length ending inside the next block, where no BDW can
+	 * follow: only the block itself is lost */
+	for (int i = 0; i < 4; i++) {
+		int u = pick(i, s->nblocks - 1);
+		struct expect e;
+		size_t off, len;
+
+		if (u < 0)
+			continue;
+		off = s->blocks[u].off;
+		len = s->blocks[u].len + s->blocks[u + 1].len / 2;
+		if (!s->blocks[u].extended && len > 32760)
+			continue;
+		expect_init(&e, 4);
+		put_bdw(s, b + off, u, len);
+		expect_damage_at(s, &e, off, 4);
+		snprintf(what, sizeof what, "BDW at %zu: length %zu, into the next block",
+		         off, len);
 		check(s, what, b, s->len, &e);
 		memcpy(b + off, s->buf + off, 4);
 	}
