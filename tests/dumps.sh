@@ -57,6 +57,17 @@ has "$tmp/last.err" "two.bin: offset 65793 .*no dump trailer" "two dumps in a fi
 gen --framing=rdw --sources=SYSA --intervals=4 --no-dump-records -o "$tmp/nodump.bin"
 expect_rc 0 rpt -o /dev/null "$tmp/nodump.bin"
 
+# A BDW dump shorter than one block, cut inside it: BDW blocks of SMF
+# records, sources and all, never a PM stream
+gen --seed=3 --framing=bdw --sources=SYSA,SYSB --intervals=10 -o "$tmp/q.bin"
+head -c 3000 "$tmp/q.bin" > "$tmp/short.bin"
+expect_rc 4 rpt --report=inventory -o "$tmp/short.csv" "$tmp/short.bin"
+grep -q '^smf,230,' "$tmp/short.csv" && pass "short BDW dump: SMF records" ||
+	fail "short BDW dump: SMF records"
+rpt --report=cpu "$tmp/short.bin" 2> /dev/null | awk -F, 'NR > 1 { print $1 }' > "$tmp/short.src"
+[ "$(cat "$tmp/short.src")" = SYSA ] && pass "short BDW dump: its source kept" ||
+	fail "short BDW dump: sources '$(cat "$tmp/short.src")'"
+
 # A BDW dump and an RDW dump in one stream, either way round: the second
 # framing is detected where the first stops walking, and nothing is lost.
 gen --framing=bdw --sources=SYSA,SYSB --intervals=100 --seed=1 -o "$tmp/b.bin" \
