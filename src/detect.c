@@ -185,6 +185,28 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 	return false;
 }
 
+/* Whether units of framing f walk from the start of w, in order, as many
+ * as detection asks. */
+static bool
+walks_clean(const struct fr_records *rs, enum framing f, struct span w,
+            bool at_eof)
+{
+	return walks(rs, f, CONTENT_AUTO, w, at_eof, framing_rules[f].detect_units,
+	             true, NULL);
+}
+
+bool
+detect_framing_here(const struct fr_records *rs, struct span w, bool at_eof,
+                    enum framing *out)
+{
+	for (size_t i = 0; i < sizeof detect_order / sizeof detect_order[0]; i++)
+		if (walks_clean(rs, detect_order[i], w, at_eof)) {
+			*out = detect_order[i];
+			return true;
+		}
+	return false;
+}
+
 /* Each framing in turn, clean input first (segments in order, from the
  * start), then input whose first records are damaged: a BDW file whose
  * first block is damaged must not pass for RDW records first, for a BDW
@@ -197,8 +219,7 @@ detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
 
 	for (size_t i = 0; i < 2 * n; i++) {
 		enum framing f = detect_order[i / 2];
-		if (i % 2 == 0 ? walks(rs, f, CONTENT_AUTO, w, at_eof,
-		                       framing_rules[f].detect_units, true, NULL)
+		if (i % 2 == 0 ? walks_clean(rs, f, w, at_eof)
 		               : walks_despite_damage(rs, f, w, at_eof)) {
 			*out = f;
 			return true;

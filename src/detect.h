@@ -19,6 +19,12 @@
 bool detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
                     enum framing *out);
 
+/* The framing that walks from the very start of w, undamaged: where a
+ * stream's framing stops walking, whether another one takes over (two
+ * dumps of different framings joined). */
+bool detect_framing_here(const struct fr_records *rs, struct span w,
+                         bool at_eof, enum framing *out);
+
 /* What records of framing f in w hold, by a vote of the first ones that
  * walk; ties go to SMF. */
 enum content detect_content(const struct fr_records *rs, enum framing f,

@@ -57,11 +57,14 @@ struct framer {
 	size_t max_record;
 	enum framing framing;
 	enum content content;
+	bool detected;          /* the framing was detected, not forced */
+	enum content asked;     /* the content asked for (AUTO: detected) */
 	step_fn step;
 	uint8_t *buf;
 	size_t cap, pos, end;   /* unread bytes are buf[pos, end) */
 	uint64_t base;          /* file offset of buf[0] */
 	bool eof, done;
+	uint64_t records;       /* framed whole, handed up or refused */
 	uint64_t block_offset;  /* BDW: the current block */
 	uint64_t block_left;    /* BDW: its bytes not yet walked; 0 between */
 	struct assembly span;
@@ -222,6 +225,20 @@ skip_damaged(struct framer *fr, uint64_t n)
 }
 
 
+/* Whether units of the framing walk again from pos + off, avail bytes
+ * being there from pos: what resynchronisation looks for. */
+static bool
+resumes_at(const struct framer *fr, size_t off, size_t avail)
+{
+	struct walk k = { .rs = fr->rs, .content = fr->content,
+	                  .exact_end = true };
+
+	k.w = span_make(fr->buf + fr->pos + off,
+	                min_size(avail - off, RESYNC_WINDOW));
+	k.at_eof = avail - off <= RESYNC_WINDOW;
+	return walk_run(&k, fr->framing, framing_rules[fr->framing].resync_units);
+}
+
 /* Skip forward a byte at a time to where units of the framing walk again,
  * and report the bytes skipped once. */
 static enum step
@@ -232,9 +249,6 @@ resync(struct framer *fr, uint64_t offset)
 	bool found = false;
 
 	while (!found) {
-		struct walk k = { .rs = fr->rs, .content = fr->content,
-		                  .exact_end = true };
-
 		fr->pos++;
 		skipped++;
 		if (!fill(fr, RESYNC_WINDOW + 1, &avail)) {
@@ -243,9 +257,7 @@ resync(struct framer *fr, uint64_t offset)
 		}
 		if (avail == 0)
 			break;
-		k.w = span_make(fr->buf + fr->pos, min_size(avail, RESYNC_WINDOW));
-		k.at_eof = avail <= RESYNC_WINDOW;
-		found = walk_run(&k, fr->framing, framing_rules[fr->framing].resync_units);
+		found = resumes_at(fr, 0, avail);
 	}
 	count_damaged(fr, skipped);
 	if (found)
@@ -258,7 +270,10 @@ resync(struct framer *fr, uint64_t offset)
 	return STEP_MORE;
 }
 
-/* An invalid descriptor at pos (shown: its bytes available to print). */
+static bool framing_changes(struct framer *fr);
+
+/* An invalid descriptor at pos (shown: its bytes available to print),
+ * unless another framing takes over there. */
 static enum step
 bad_descriptor(struct framer *fr, const char *what, size_t shown,
                const char *why)
@@ -266,9 +281,28 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 	char hex[2 * DESC_LEN + 1];
 
 	span_drop_unended(fr);
+	if (framing_changes(fr))
+		return STEP_MORE;
 	diag_hex(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
 	report(fr, PM_E_BAD_DESCRIPTOR, here(fr), "%s x'%s': %s", what, hex, why);
 	return resync(fr, here(fr));
+}
+
+/* Whether whole units walk again from inside the first `inside` bytes
+ * from pos, within the avail bytes there: then a length at pos that takes
+ * them in was misread. */
+static bool
+units_walk_inside(const struct framer *fr, size_t inside, size_t avail)
+{
+	unsigned units = framing_rules[fr->framing].resync_units;
+
+	for (size_t off = 1; off < inside; off++) {
+		struct walk k = { .rs = fr->rs, .content = fr->content,
+		                  .w = span_make(fr->buf + fr->pos + off, avail - off) };
+		if (walk_run(&k, fr->framing, units) && k.units == units)
+			return true;
+	}
+	return false;
 }
 
 /* A unit of need bytes whose length runs avail bytes past where the
@@ -278,15 +312,9 @@ static enum step
 cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
           size_t shown)
 {
-	unsigned units = framing_rules[fr->framing].resync_units;
-
-	for (size_t off = 1; off < avail; off++) {
-		struct walk k = { .rs = fr->rs, .content = fr->content,
-		                  .w = span_make(fr->buf + fr->pos + off, avail - off) };
-		if (walk_run(&k, fr->framing, units) && k.units == units)
-			return bad_descriptor(fr, what, shown,
-			                      "its length runs past the end of input");
-	}
+	if (units_walk_inside(fr, avail, avail))
+		return bad_descriptor(fr, what, shown,
+		                      "its length runs past the end of input");
 	return truncated(fr, avail, need, what);
 }
 
@@ -318,6 +346,7 @@ whole_record(struct framer *fr, struct span r, uint64_t offset,
 {
 	bool keep = wanted(fr, r.p, r.len);
 
+	fr->records++;
 	if (keep && r.len > fr->max_record) {
 		too_long(fr, PM_E_RECORD_TOO_LONG, offset, r.len, r.len);
 		return STEP_MORE;
@@ -445,6 +474,7 @@ span_end(struct framer *fr, struct fr_record *rec)
 	uint8_t *rdw;
 
 	a->active = false;
+	fr->records++;
 	if (!a->decided)
 		span_decide(fr);
 	rdw = a->keep ? a->data : a->head;
@@ -588,6 +618,52 @@ plain_despite_extended_bit(struct framer *fr, uint64_t len)
 	return plain;
 }
 
+/* Whether the block of len bytes at pos ends where a block can follow: at
+ * the end of the input, or at a BDW and the SDW of a segment that fits
+ * its block. avail bytes are there. */
+static bool
+block_end_fits(const struct framer *fr, uint64_t len, size_t avail)
+{
+	struct span s = span_make(fr->buf + fr->pos, avail);
+	uint64_t next;
+	struct desc d;
+
+	if (avail < len + 2 * DESC_LEN)
+		return avail == len;
+	return bdw_parse(s, (size_t)len, &next) == NULL &&
+	       sdw_parse(s, (size_t)len + DESC_LEN, &d) == NULL &&
+	       d.len <= next - DESC_LEN;
+}
+
+/* A block length is trusted where its end fits. Where it does not (it
+ * runs past the input or the read buffer, or no block follows) and blocks
+ * walk from inside it, it was misread, and reported: an extended length
+ * can take in the rest of the input. A block the input merely cuts short
+ * is read up to the cut, and one before a damaged BDW is kept. False when
+ * the length is trusted; else *step is what the step returns. */
+static bool
+block_length_misread(struct framer *fr, uint64_t len, enum step *step)
+{
+	size_t avail, inside;
+
+	*step = STEP_ERROR;
+	if (!fill(fr, len + 2 * DESC_LEN < fr->cap ? (size_t)len + 2 * DESC_LEN
+	                                           : fr->cap, &avail))
+		return true;
+	if (block_end_fits(fr, len, avail))
+		return false;
+	inside = len < avail ? (size_t)len : avail;
+	if (!fill(fr, len + RESYNC_WINDOW < fr->cap ? (size_t)len + RESYNC_WINDOW
+	                                            : fr->cap, &avail))
+		return true;
+	if (!units_walk_inside(fr, inside, avail))
+		return false;
+	*step = bad_descriptor(fr, "BDW", DESC_LEN, inside < len
+	                       ? "its length runs past blocks that walk"
+	                       : "no block follows it, and blocks walk inside it");
+	return true;
+}
+
 static enum step
 block_begin(struct framer *fr)
 {
@@ -612,6 +688,8 @@ block_begin(struct framer *fr)
 	    (sdw_parse(span_make(fr->buf + fr->pos, avail), DESC_LEN, &d) != NULL ||
 	     d.len > len - DESC_LEN))
 		return bad_descriptor(fr, "BDW", DESC_LEN, "no valid segment follows");
+	if (block_length_misread(fr, len, &step))
+		return step;
 	fr->block_offset = here(fr);
 	fr->block_left = len - DESC_LEN;
 	fr->pos += DESC_LEN;
@@ -697,6 +775,58 @@ static const step_fn steppers[] = {
 	[FRAMING_BDW] = step_bdw,
 };
 
+/* Whether the framing resumes within a look-ahead window after pos. */
+static bool
+resumes_nearby(struct framer *fr, bool *error)
+{
+	size_t avail;
+
+	if (!fill(fr, 2 * RESYNC_WINDOW + 1, &avail)) {
+		*error = true;
+		return false;
+	}
+	for (size_t off = 1; off < min_size(avail, RESYNC_WINDOW); off++)
+		if (resumes_at(fr, off, avail))
+			return true;
+	return false;
+}
+
+/* Where units of a detected framing stop walking, another framing may
+ * take over: a BDW dump and an RDW dump joined in one stream. It must walk
+ * from pos undamaged, as at the start of an input; then it is read from
+ * there on, and nothing is damaged. A framing asked for is kept. BDW
+ * blocks hardly walk by chance; RDW records do, in BDW blocks and in
+ * damage, so they take over only where the framing does not resume
+ * nearby; PM records walk inside SMF records, and never take over. */
+static bool
+framing_changes(struct framer *fr)
+{
+	enum framing f;
+	size_t avail;
+	struct span w;
+	bool at_eof, error = false;
+
+	if (!fr->detected || !fill(fr, DETECT_WINDOW + 1, &avail) || avail == 0)
+		return false;
+	w = span_make(fr->buf + fr->pos, min_size(avail, DETECT_WINDOW));
+	at_eof = avail <= DETECT_WINDOW;
+	if (!detect_framing_here(fr->rs, w, at_eof, &f) || f == fr->framing ||
+	    f == FRAMING_PM ||
+	    (f == FRAMING_RDW && (resumes_nearby(fr, &error) || error)))
+		return false;
+	/* the look-ahead may have moved the bytes */
+	w = span_make(fr->buf + fr->pos, w.len);
+	report(fr, PM_E_FRAMING_CHANGED, here(fr),
+	       "%s framing up to here, %s from here on", framing_name(fr->framing),
+	       framing_name(f));
+	fr->framing = f;
+	fr->content = f == FRAMING_PM ? CONTENT_PM
+	              : fr->asked != CONTENT_AUTO ? fr->asked
+	              : detect_content(fr->rs, f, w, at_eof);
+	fr->step = steppers[f];
+	fr->block_left = 0;
+	return true;
+}
 
 /* ---- the interface ---- */
 
@@ -734,6 +864,8 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 	fr->max_record = opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
 	fr->framing = opts->framing;
 	fr->content = opts->content;
+	fr->detected = opts->framing == FRAMING_AUTO;
+	fr->asked = opts->content;
 	fr->cap = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
 	if (fr->cap < MIN_BUFFER)
 		fr->cap = MIN_BUFFER;
@@ -776,6 +908,17 @@ abandon(struct framer *fr)
 	fr->done = true;
 }
 
+/* Bytes none of which read as a record could not be processed, whether
+ * their framing was detected or forced. */
+static void
+refuse_if_nothing_read(struct framer *fr)
+{
+	if (fr->records == 0 && fr->tally->bytes_read > 0)
+		report(fr, PM_E_NO_FRAMING, 0,
+		       "no %s records anywhere in its %" PRIu64 " bytes",
+		       framing_name(fr->framing), fr->tally->bytes_read);
+}
+
 int
 framer_next(struct framer *fr, struct fr_record *rec)
 {
@@ -787,6 +930,7 @@ framer_next(struct framer *fr, struct fr_record *rec)
 			break;
 		case STEP_END:
 			span_drop_unended(fr);
+			refuse_if_nothing_read(fr);
 			fr->done = true;
 			break;
 		case STEP_ERROR:

@@ -182,6 +182,8 @@ pipeline_read(struct pipeline *p, struct input *in)
 		}
 		if (n < 0)
 			rc = -1;
+		else
+			smf_input_end(p->smf, p->file.bytes_read);
 		framer_close(p->fr);
 		p->fr = NULL;
 	}

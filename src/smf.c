@@ -11,6 +11,9 @@
  * header (#PMSMHDS) is not public, but it is a header, not a payload. */
 #define PRODUCT_HEADER_MAX 1024
 #define SOURCE_RAW_MAX 64
+/* IFASMFDP and IFASMFDL open a dump with one and close it with the other */
+#define SMF_TYPE_DUMP_HEADER 2
+#define SMF_TYPE_DUMP_TRAILER 3
 
 struct smf_reader {
 	struct smf_opts o;
@@ -20,6 +23,17 @@ struct smf_reader {
 	struct conv *conv;
 	const struct smfhdr *hdr;
 	long last_offset;         /* where the last record's PM chain began */
+	int64_t dump_header_at;   /* offset of the open dump's header, or -1 */
+	/* The first SMF record of PM data read: what lay between its SMF
+	 * header and its chain, kept until the next record's chain shows
+	 * whether that was product header or damaged PM records. */
+	struct {
+		bool pending;
+		uint64_t offset;      /* of the SMF record */
+		bool contiguous;
+		size_t hdr_len, chain_at;
+		uint8_t bytes[PRODUCT_HEADER_MAX]; /* its [hdr_len, chain_at) */
+	} first;
 	/* the last system id (and CV name) seen, raw, and its source id */
 	uint8_t last_raw[SOURCE_RAW_MAX];
 	size_t last_raw_len;
@@ -43,6 +57,7 @@ smf_open(const struct smf_opts *o, const struct pmint *pm,
 	r->sources = src;
 	r->diag = d;
 	r->last_offset = -1;
+	r->dump_header_at = -1;
 	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
 		return NULL;
@@ -119,20 +134,41 @@ find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 	return -1;
 }
 
-/* Whether a PM record could start at off: a length that fits the rest of
- * the record. A product header does not look like this (pmimgen writes
- * EBCDIC text, whose first byte makes a length past any PM data; the
- * monitor a fixed DSECT), so where the last record's chain began and this
- * one's does not, a PM record there was damaged, not a longer header. */
+/* Whether rest, room bytes before a chain that was found, starts with the
+ * header of a PM record whose length alone was damaged: a PM record's type
+ * and part, and room for a PM record. Product header text holds no such
+ * bytes (pmimgen writes EBCDIC text, every byte at least x'40'). */
 static bool
-pm_record_starts(const struct smf_reader *r, struct span rec, size_t off)
+damaged_length_at(const struct smf_reader *r, struct span rest, size_t room)
+{
+	size_t len;
+	unsigned type;
+	uint8_t seq;
+
+	return room >= pm_min_len(r->pm) &&
+	       pm_peek(r->pm, rest, &len, &type) == PM_OK && type >= 1 &&
+	       type <= PM_TYPE_PLAUSIBLE &&
+	       be_u8(rest, r->pm->lay.fields[r->pm->f_seq].offset, &seq) &&
+	       seq <= PM_SEQ_PLAUSIBLE;
+}
+
+/* Whether a PM record could start at off, before the chain found at
+ * chain_at: a length that fits the rest of the record, or a damaged one.
+ * A product header does not look like this (its text makes a length past
+ * any PM data; the monitor writes a fixed DSECT), so where the last
+ * record's chain began and this one's does not, a PM record there was
+ * damaged, not a longer header. */
+static bool
+pm_record_starts(const struct smf_reader *r, struct span rec, size_t off,
+                 size_t chain_at)
 {
 	struct span rest = span_sub(rec, off, rec.len - off);
 	size_t len;
 	unsigned type;
 
-	return pm_peek(r->pm, rest, &len, &type) == PM_OK &&
-	       len >= pm_min_len(r->pm) && len <= rest.len;
+	return (pm_peek(r->pm, rest, &len, &type) == PM_OK &&
+	        len >= pm_min_len(r->pm) && len <= rest.len) ||
+	       damaged_length_at(r, rest, chain_at - off);
 }
 
 /* Whether an interval record's header starts at off: its type, a part
@@ -164,12 +200,95 @@ lost_records_at(const struct smf_reader *r, struct span rec, size_t hdr_len,
                 long before, long off)
 {
 	if (before >= (long)hdr_len && before < off &&
-	    pm_record_starts(r, rec, (size_t)before))
+	    pm_record_starts(r, rec, (size_t)before, (size_t)off))
 		return before;
 	for (long at = (long)hdr_len; at < off; at++)
 		if (interval_header_at(r, rec, (size_t)at))
 			return at;
 	return -1;
+}
+
+/* Bytes of the first SMF record of PM data found to have been damaged PM
+ * records, [from, chain_at) of it, once read as product header: now
+ * reported, and counted as damaged instead of used. */
+static void
+first_record_damaged(struct smf_reader *r, size_t from, struct tally *t)
+{
+	size_t n = r->first.chain_at - from;
+
+	diag_at(r->diag, PM_E_PM_CHAIN, (int64_t)(r->first.contiguous ?
+	        r->first.offset + from : r->first.offset),
+	        "the PM records from offset %zu of the first SMF record of PM "
+	        "data do not chain, as the next one's from there show; %zu bytes "
+	        "were skipped to the chain from offset %zu", from, n,
+	        r->first.chain_at);
+	t->used -= n;
+	t->damaged += n;
+	t->damaged_records++;
+}
+
+/* With no earlier chain to go by, the first record of PM data keeps what
+ * it took for product header; the next record's chain, found where the
+ * first one's bytes hold a PM record's type, shows they were PM records
+ * whose chain was damaged. */
+static void
+check_first_record(struct smf_reader *r, const struct fr_record *rec,
+                   struct span s, size_t hdr_len, long before, long off,
+                   struct tally *t)
+{
+	struct span kept = span_make(r->first.bytes,
+	                             r->first.chain_at - r->first.hdr_len);
+	size_t at = (size_t)off;
+
+	if (r->first.pending) {
+		r->first.pending = false;
+		if (hdr_len == r->first.hdr_len && at > hdr_len &&
+		    at < r->first.chain_at &&
+		    damaged_length_at(r, span_sub(kept, at - hdr_len,
+		                                  kept.len - (at - hdr_len)),
+		                      r->first.chain_at - at))
+			first_record_damaged(r, at, t);
+	} else if (before < 0 && at > hdr_len) {
+		r->first.pending = true;
+		r->first.offset = rec->offset;
+		r->first.contiguous = rec->contiguous;
+		r->first.hdr_len = hdr_len;
+		r->first.chain_at = at;
+		memcpy(r->first.bytes, s.p + hdr_len, at - hdr_len);
+	}
+}
+
+/* The open dump ends at offset without its trailer. */
+static void
+dump_unended(struct smf_reader *r, uint64_t offset)
+{
+	diag_at(r->diag, PM_E_NO_DUMP_TRAILER, (int64_t)offset,
+	        "the dump from offset %lld (its SMF type %u header) ends here "
+	        "without an SMF type %u trailer", (long long)r->dump_header_at,
+	        SMF_TYPE_DUMP_HEADER, SMF_TYPE_DUMP_TRAILER);
+	r->dump_header_at = -1;
+}
+
+/* Dump headers and trailers pair up within one input. */
+static void
+note_dump_record(struct smf_reader *r, unsigned type, uint64_t offset)
+{
+	if (type == SMF_TYPE_DUMP_HEADER) {
+		if (r->dump_header_at >= 0)
+			dump_unended(r, offset);
+		r->dump_header_at = (int64_t)offset;
+	} else if (type == SMF_TYPE_DUMP_TRAILER) {
+		r->dump_header_at = -1;
+	}
+}
+
+void
+smf_input_end(struct smf_reader *r, uint64_t end)
+{
+	if (r->dump_header_at >= 0)
+		dump_unended(r, end);
+	/* its bytes are accounted in this input's tally */
+	r->first.pending = false;
 }
 
 /* The source id for the record's system id (and CV name): converted from
@@ -220,6 +339,7 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 	(void)be_u8(span_make(rec->head, rec->head_len), r->hdr->rty->offset, &type);
 	t->records[KIND_SMF][type]++;
 	t->bytes[KIND_SMF][type] += rec->input_bytes;
+	note_dump_record(r, type, rec->offset);
 	if (rec->data == NULL || type != r->o.type) {
 		t->skipped += rec->input_bytes;
 		return;
@@ -260,6 +380,8 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 		t->damaged += (uint64_t)(off - lost);
 		t->damaged_records++;
 		header_end = lost;
+	} else if (r->o.pm_offset < 0) {
+		check_first_record(r, rec, s, hdr_len, before, off, t);
 	}
 	/* descriptors, SMF header and product header */
 	t->used += rec->input_bytes - (s.len - (size_t)header_end);

@@ -7,7 +7,8 @@
  * first offset where a chain of inclusive halfword lengths, every one a
  * plausible PM record, ends exactly at the end of the SMF record;
  * --pm-offset forces one. A chain found past where the last record's began,
- * where a PM record starts that does not chain, is damage, and said. */
+ * where a PM record starts that does not chain, is damage, and said; in the
+ * first SMF record of PM data, the next record's chain tells the same. */
 #ifndef SMF_H
 #define SMF_H
 
@@ -45,6 +46,11 @@ bool smf_want(const uint8_t *head, size_t head_len, void *ctx);
  * pm. */
 void smf_record(struct smf_reader *r, const struct fr_record *rec,
                 struct pm_stage *pm);
+
+/* The input ends at offset end: a dump header (SMF type 2) seen in it
+ * with no trailer (type 3) after it is reported, for each input's dump
+ * has its own. */
+void smf_input_end(struct smf_reader *r, uint64_t end);
 
 void smf_close(struct smf_reader *r);
 

@@ -14,10 +14,12 @@ S(PM_E_UNENDED_SPAN,   WARN,   "spanned record has a first segment but no last")
 S(PM_E_RESYNC,         WARN,   "bytes skipped while looking for the next valid record")
 S(PM_E_RECORD_TOO_LONG, WARN,  "logical record longer than --max-record allows")
 S(PM_E_NO_FRAMING,     INPUT,  "cannot recognise the input's framing")
+S(PM_E_FRAMING_CHANGED, WARN,  "the input's framing changes part-way")
 /* SMF */
 S(PM_E_SMF_HEADER,     WARN,   "SMF record too short for its header")
 S(PM_E_NO_PM_OFFSET,   WARN,   "no offset found where a chain of PM records fills the SMF record")
 S(PM_E_PM_CHAIN,       WARN,   "PM record chain does not end at the end of the SMF record")
+S(PM_E_NO_DUMP_TRAILER, WARN,  "no dump trailer: the dump may be truncated")
 S(PM_E_CODEPAGE,       USAGE,  "code page not supported by iconv")
 /* PM records */
 S(PM_E_PM_LENGTH,      WARN,   "PM record length out of range")

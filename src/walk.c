@@ -198,8 +198,10 @@ walk_bdw(struct walk *k, unsigned need)
 		case WALK_BAD:
 			return false;
 		case WALK_CUT:
-			/* a block larger than the window holds many segments */
-			return k->at_eof ? k->units > 0 && !k->exact_end
+			/* a block larger than the window holds many segments;
+			 * one the input cuts short, a segment at least (a dump
+			 * of one block, cut, has no other) */
+			return k->at_eof ? k->segs > 0 && !k->exact_end
 			                 : k->segs >= PARTIAL_BLOCK_SEGMENTS;
 		case WALK_OK:
 			k->units++;

@@ -31,6 +31,26 @@ make_and_feed rdw-pm "--source=CV1" --seed=9 --framing=rdw-pm --source-label=CV1
 	--intervals=4 --other-pm=0.3
 make_and_feed faults "" --seed=10 --framing=rdw --block-size=500 --sources=SYSA,SYSB \
 	--intervals=3 --drop-parts=20% --duplicate-parts=20% --shuffle=4
+# a dump of one block, cut inside it: detected as BDW at every chunk size
+gen --seed=6 --framing=bdw --sources=SYSA,SYSB --intervals=20 -o "$tmp/one-block.dat"
+head -c 3000 "$tmp/one-block.dat" > "$tmp/cut-block.dat"
+if $WRAP "$FEED" "$tmp/cut-block.dat"; then
+	pass "cut-block: every chunk size gives the same result"
+else
+	fail "cut-block: chunk sizes differ"
+fi
+# a BDW dump followed by an RDW dump: the change found at every chunk size
+gen --seed=3 --framing=rdw --block-size=500 --sources=SYSA --intervals=2 -o "$tmp/rdw2.dat"
+gen --seed=6 --framing=bdw --block-size=600 --sources=SYSB --intervals=2 -o "$tmp/bdw2.dat"
+cat "$tmp/bdw2.dat" "$tmp/rdw2.dat" > "$tmp/bdw-rdw.dat"
+cat "$tmp/rdw2.dat" "$tmp/bdw2.dat" > "$tmp/rdw-bdw.dat"
+for f in bdw-rdw rdw-bdw; do
+	if $WRAP "$FEED" "$tmp/$f.dat"; then
+		pass "$f: every chunk size gives the same result"
+	else
+		fail "$f: chunk sizes differ"
+	fi
+done
 # the bundled sample, read in chunks up to 4 KiB
 if $WRAP "$FEED" --max-chunk=4096 "$top_srcdir/data/sample-smf-bdw.dat"; then
 	pass "sample-smf-bdw.dat: chunk sizes 1..4096 give the same result"

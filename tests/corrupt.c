@@ -738,6 +738,8 @@ expect_misread(const struct sample *s, struct expect *e, size_t unit_off,
 
 /* ---- the cases ---- */
 
+static void put_bdw(const struct sample *s, uint8_t *p, int block, size_t len);
+
 static uint8_t *
 copy(const struct sample *s)
 {
@@ -768,16 +770,31 @@ clean_cut(const struct sample *s, size_t at)
 	return true;
 }
 
-/* The first container's end: a cut before it leaves nothing whole to
- * recognise the framing by. */
+/* The first unit's end: a cut before it leaves nothing whole to recognise
+ * the framing by. In a block, that is its first segment: a block cut
+ * after it is still recognised. */
 static size_t
 first_unit_end(const struct sample *s)
 {
 	if (s->kind == K_PM)
 		return s->pms[0].len;
 	if (s->kind == K_SMF_BDW)
-		return s->blocks[0].len;
+		return s->segs[0].off + s->segs[0].len;
 	return s->lrecs[0].end;
+}
+
+/* Whether a cut at at leaves a dump header (SMF type 2) with no trailer
+ * (type 3) after it: the reader warns that the dump may be truncated. */
+static bool
+dump_left_open(const struct sample *s, size_t at)
+{
+	bool open = false;
+
+	for (int li = 0; li < s->nlrecs && s->lrecs[li].end <= at; li++)
+		if (s->kind == K_SMF_RDW || s->kind == K_SMF_BDW)
+			open = s->lrecs[li].type == 2 ||
+			       (open && s->lrecs[li].type != 3);
+	return open;
 }
 
 static void
@@ -803,6 +820,8 @@ truncations(const struct sample *s, size_t step)
 				    e.touched[p->row])
 					e.rc[0] = 4;
 			}
+			if (dump_left_open(s, at))
+				e.rc[0] = 4;
 			e.silent = e.rc[0] == 0;
 		}
 		touch_unit_at(s, &e, at, &e.msg_lo, &e.msg_hi, &next);
@@ -847,24 +866,29 @@ claimed_row(const struct sample *s, const struct pmrec *p, const uint8_t *b)
 
 /* Whether the reader can tell damage to byte `first` of PM record p's
  * header (INTLEN to INTVER#) from a longer product header. It knows where
- * the last SMF record's PM records began, and takes a PM record there
- * whose length fits for damage; and it finds an intact interval record
- * header (type, part, version, dates) wherever one is before the chain it
- * finds. Before the first SMF record of PM data, it has only the latter. */
+ * the last SMF record's PM records began, and takes a PM record there (a
+ * PM record's type and part, whatever its length) for damage; and it finds an
+ * intact interval record header (type, part, version, dates) wherever one
+ * is before the chain it finds. In the first SMF record of PM data, it
+ * has the latter, and the next SMF record of PM data in the file: where
+ * that one's PM records begin, a PM record's type and part in the first
+ * one show that its chain was damaged there. */
 static bool
 chain_damage_visible(const struct sample *s, const struct pmrec *p, size_t first,
                      const uint8_t *damaged)
 {
 	const struct lrec *l = &s->lrecs[p->lrec];
 	const struct pmrec *head = &s->pms[l->first_pm];
-	size_t at = file_pos(s, p->lrec, p->doff);
-	uint32_t len = (uint32_t)damaged[at] << 8 | damaged[file_pos(s, p->lrec, p->doff + 1)];
-	bool earlier = false;
+	uint8_t head_type = damaged[file_pos(s, p->lrec, head->doff + 2)],
+	        head_seq = damaged[file_pos(s, p->lrec, head->doff + 3)];
+	bool earlier = false, later = false;
 
-	for (int li = 0; li < p->lrec; li++)
-		if (s->lrecs[li].npm > 0)
-			earlier = true;
-	if (earlier && (head != p || first >= 2 || (len >= 4 && len <= l->len - p->doff)))
+	for (int li = 0; li < s->nlrecs; li++)
+		if (s->lrecs[li].npm > 0 && li != p->lrec)
+			*(li < p->lrec ? &earlier : &later) = true;
+	if (earlier)
+		return true;
+	if (later && head_type >= 1 && head_type <= PM_TYPE_MAX && head_seq <= 15)
 		return true;
 	for (const struct pmrec *q = head; q != p; q++)
 		if (q->type == INTERVAL_TYPE)
@@ -1144,6 +1168,44 @@ bad_lengths(const struct sample *s)
 		snprintf(what, sizeof what, "last unit at %zu: length past the end of the file", off);
 		check(s, what, b, s->len, &e);
 		memcpy(b + off, s->buf + off, 2);
+	}
+	/* an extended BDW of the largest length: the blocks after it still
+	 * walk, so only its own block is lost */
+	for (int i = 0; i < 4; i++) {
+		int u = pick(i, s->nblocks);
+		struct expect e;
+		size_t off;
+
+		if (u < 0)
+			continue;
+		off = s->blocks[u].off;
+		expect_init(&e, 4);
+		set32(b + off, 0xffffffffu);
+		expect_damage_at(s, &e, off, 4);
+		snprintf(what, sizeof what, "BDW at %zu: x'FFFFFFFF'", off);
+		check(s, what, b, s->len, &e);
+		memcpy(b + off, s->buf + off, 4);
+	}
+	/* a block length ending inside the next block, where no BDW can
+	 * follow: only the block itself is lost */
+	for (int i = 0; i < 4; i++) {
+		int u = pick(i, s->nblocks - 1);
+		struct expect e;
+		size_t off, len;
+
+		if (u < 0)
+			continue;
+		off = s->blocks[u].off;
+		len = s->blocks[u].len + s->blocks[u + 1].len / 2;
+		if (!s->blocks[u].extended && len > 32760)
+			continue;
+		expect_init(&e, 4);
+		put_bdw(s, b + off, u, len);
+		expect_damage_at(s, &e, off, 4);
+		snprintf(what, sizeof what, "BDW at %zu: length %zu, into the next block",
+		         off, len);
+		check(s, what, b, s->len, &e);
+		memcpy(b + off, s->buf + off, 4);
 	}
 	/* a PM record's INTLEN past the end of its SMF record */
 	for (int li = 0; li < s->nlrecs && s->kind != K_PM; li++) {

@@ -1168,6 +1168,37 @@ START_TEST(test_detect_short_files)
 }
 END_TEST
 
+/* A dump of one block, whole or cut anywhere after its first segment:
+ * BDW blocks, never RDW records or a PM stream. */
+START_TEST(test_detect_single_cut_block)
+{
+	struct bytes b = { 0 };
+	uint8_t *hdr = smf_data(2, 14, 1), *d = smf_data(230, 600, 2);
+	struct framer_opts o = opts(FRAMING_AUTO);
+	size_t first_end = 4 + 4 + 14, block;
+	struct run r;
+
+	put_bdw(&b, 0);
+	put_segment(&b, 0, hdr, 14);
+	for (unsigned i = 0; i < 6; i++)
+		put_segment(&b, 0, d, 600);
+	block = b.len;
+	b.len = 0;
+	put_bdw(&b, block);
+	b.len = block;
+	for (size_t cut = first_end; cut <= block; cut++) {
+		run_stream(&r, b.p, cut, 0, &o);
+		ck_assert_msg(r.opened && r.framing == FRAMING_BDW &&
+		              r.content == CONTENT_SMF,
+		              "cut at %zu of %zu: framing %d, content %d", cut, block,
+		              r.framing, r.content);
+		ck_assert_uint_eq(r.n, 1 + (cut - first_end) / 604);
+		run_free(&r);
+	}
+	free(hdr), free(d), free(b.p);
+}
+END_TEST
+
 START_TEST(test_detect_damaged_start)
 {
 	/* two good records, a bad RDW, then good ones: still RDW framing */
@@ -2258,6 +2289,7 @@ framing_suite(void)
 	tcase_add_test(detect, test_detect_rdw_pm);
 	tcase_add_test(detect, test_detect_bdw);
 	tcase_add_test(detect, test_detect_short_files);
+	tcase_add_test(detect, test_detect_single_cut_block);
 	tcase_add_test(detect, test_detect_damaged_start);
 	tcase_add_test(detect, test_detect_unended_at_start);
 	tcase_add_test(detect, test_refuse_gzip);
