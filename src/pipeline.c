@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch.h"
+#include "pmim/dispatch.h"
 #include "pipeline.h"
 
 struct pipeline {

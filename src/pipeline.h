@@ -5,16 +5,16 @@
 #ifndef PIPELINE_H
 #define PIPELINE_H
 
-#include "coverage.h"
-#include "diag.h"
-#include "framing.h"
-#include "input.h"
-#include "pmint.h"
-#include "progress.h"
-#include "reasm.h"
-#include "smf.h"
-#include "sources.h"
-#include "tally.h"
+#include "pmim/coverage.h"
+#include "core/diag.h"
+#include "smf/framing.h"
+#include "io/input.h"
+#include "pmim/pmint.h"
+#include "core/progress.h"
+#include "pmim/reasm.h"
+#include "smf/smf.h"
+#include "core/sources.h"
+#include "core/tally.h"
 
 struct pipeline_opts {
 	enum framing framing;

@@ -20,12 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "exitcode.h"
-#include "gen_model.h"
-#include "gen_write.h"
-#include "pmint.h"
-#include "pmtime.h"
+#include "core/cli.h"
+#include "core/exitcode.h"
+#include "gen/gen_model.h"
+#include "gen/gen_write.h"
+#include "pmim/pmint.h"
+#include "pmim/pmtime.h"
 
 #define PROGNAME "pmimgen"
 #ifndef PACKAGE_VERSION

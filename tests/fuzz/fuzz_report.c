@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "fuzz_pipeline.h"
-#include "report.h"
-#include "rptload.h"
+#include "report/report.h"
+#include "report/rptload.h"
 
 static const char *const reports[] = { "waits", "cpu", "tasks", "intervals", "summary" };
 #define NREPORTS (sizeof reports / sizeof reports[0])

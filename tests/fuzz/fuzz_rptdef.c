@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmint.h"
-#include "rptdef.h"
+#include "pmim/pmint.h"
+#include "report/rptdef.h"
 
 #define TEXT_MAX (1u << 16)
 

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "bytes.h"
+#include "core/bytes.h"
 
 static const uint8_t data[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xFF };
 

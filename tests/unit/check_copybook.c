@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copybook.h"
-#include "layout_text.h"
-#include "pmint.h"
+#include "core/copybook.h"
+#include "core/layout_text.h"
+#include "pmim/pmint.h"
 
 static struct pmint pm;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter.h"
+#include "engine/counter.h"
 
 #define TOL(want) (fabs(want) * 1e-12 + 1e-300)
 

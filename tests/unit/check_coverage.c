@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coverage.h"
-#include "pmtime.h"
+#include "pmim/coverage.h"
+#include "pmim/pmtime.h"
 
 #define MINUTE (60 * PM_UNITS_PER_SECOND)
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmtnum.h"
+#include "core/fmtnum.h"
 
 static char buf[FMTNUM_MAX];
 

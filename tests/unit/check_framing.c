@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "framing.h"
-#include "input.h"
-#include "pmint.h"
-#include "smfhdr.h"
-#include "tally.h"
+#include "core/diag.h"
+#include "smf/framing.h"
+#include "io/input.h"
+#include "pmim/pmint.h"
+#include "smf/smfhdr.h"
+#include "core/tally.h"
 
 #define SMALL_BUFFER 1 /* raised to the framer's minimum */
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "io/outfile.h"
 
 static char dir[64], path[128];
 

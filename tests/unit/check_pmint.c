@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmint.h"
+#include "pmim/pmint.h"
 
 static struct pmint pm;
 static uint64_t values[CB_MAX_FIELDS];

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "pmtime.h"
+#include "pmim/pmtime.h"
 
 START_TEST(packed_dates)
 {

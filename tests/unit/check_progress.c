@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "progress.h"
+#include "core/progress.h"
 
 static void
 wait_redraw(void)

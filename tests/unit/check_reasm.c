@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "coverage.h"
-#include "diag.h"
-#include "pmint.h"
-#include "pmtime.h"
-#include "reasm.h"
-#include "tally.h"
+#include "core/bytes.h"
+#include "pmim/coverage.h"
+#include "core/diag.h"
+#include "pmim/pmint.h"
+#include "pmim/pmtime.h"
+#include "pmim/reasm.h"
+#include "core/tally.h"
 
 #define REC_MAX 512
 #define BASE_OFFSET 4096 /* file offset of the first record fed */

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metric.h"
-#include "pmint.h"
-#include "pmtime.h"
-#include "report.h"
-#include "report_text.h"
-#include "rptdef.h"
+#include "report/metric.h"
+#include "pmim/pmint.h"
+#include "pmim/pmtime.h"
+#include "report/report.h"
+#include "report/report_text.h"
+#include "report/rptdef.h"
 
 #define TOD_S UINT64_C(4096000000)   /* TOD units a second */
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmint.h"
-#include "report_text.h"
-#include "rptdef.h"
+#include "pmim/pmint.h"
+#include "report/report_text.h"
+#include "report/rptdef.h"
 
 static struct pmint pm;
 static struct rpt_def def;

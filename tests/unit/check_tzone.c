@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmtime.h"
-#include "tzone.h"
+#include "pmim/pmtime.h"
+#include "core/tzone.h"
 
 #define HOUR (3600 * PM_UNITS_PER_SECOND)
 

@@ -1,0 +1,88 @@
+/* diag.c: the one message function. See diag.h. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/diag.h"
+
+void
+diag_init(struct diag *d, const char *progname, FILE *out)
+{
+	memset(d, 0, sizeof *d);
+	d->progname = progname;
+	d->out = out;
+	d->max_per_status = 20;
+	d->worst = SC_OK;
+}
+
+void
+diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
+{
+	enum status_class cls = pm_status_class(st);
+
+	if ((unsigned)st < PM_STATUS_COUNT)
+		d->count[st]++;
+	if (cls > d->worst)
+		d->worst = cls;
+	if (d->out == NULL)
+		return;
+	if (d->max_per_status && (unsigned)st < PM_STATUS_COUNT &&
+	    d->count[st] > d->max_per_status)
+		return;
+
+	if (d->before_message)
+		d->before_message(d->before_ctx);
+	fprintf(d->out, "%s: ", d->progname);
+	if (d->file)
+		fprintf(d->out, "%s: ", d->file);
+	if (offset != DIAG_NO_OFFSET)
+		fprintf(d->out, "offset %lld (0x%llx): ", (long long)offset,
+		        (unsigned long long)offset);
+	fputs(cls == SC_WARN ? "warning: " : "error: ", d->out);
+	fputs(pm_strerror(st), d->out);
+	if (fmt) {
+		va_list ap;
+		fputs(": ", d->out);
+		va_start(ap, fmt);
+		vfprintf(d->out, fmt, ap);
+		va_end(ap);
+	}
+	fputc('\n', d->out);
+}
+
+void
+diag_print_suppressed(const struct diag *d)
+{
+	if (d->out == NULL || d->max_per_status == 0)
+		return;
+	for (unsigned st = 0; st < PM_STATUS_COUNT; st++)
+		if (d->count[st] > d->max_per_status)
+			fprintf(d->out, "%s: %lu more \"%s\" messages suppressed\n",
+			        d->progname, d->count[st] - d->max_per_status,
+			        pm_strerror((pm_status)st));
+}
+
+int
+diag_exit_code(const struct diag *d)
+{
+	return pm_class_exit_code(d->worst);
+}
+
+unsigned long
+diag_warning_count(const struct diag *d)
+{
+	unsigned long n = 0;
+	for (unsigned st = 0; st < PM_STATUS_COUNT; st++)
+		if (pm_status_class((pm_status)st) == SC_WARN)
+			n += d->count[st];
+	return n;
+}
+
+void
+diag_hex(char *out, size_t cap, const uint8_t *p, size_t n)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used + 3 <= cap; i++)
+		used += (size_t)snprintf(out + used, cap - used, "%02x", p[i]);
+}

@@ -1,0 +1,53 @@
+/* diag.h: where statuses become messages. Every stage reports damage here
+ * with the byte offset it found it at; diag prints one line naming the file
+ * and offset, counts the status, and remembers the worst class for the exit
+ * code. Messages of one status are capped so a ruined file cannot flood the
+ * log; the counts stay exact. */
+#ifndef DIAG_H
+#define DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/status.h"
+
+#define DIAG_NO_OFFSET (-1)
+
+struct diag {
+	const char *progname;
+	const char *file;        /* the input being read, for messages */
+	FILE *out;               /* NULL: count only, print nothing */
+	unsigned max_per_status; /* messages printed per status; 0 = no cap */
+	unsigned long count[PM_STATUS_COUNT];
+	enum status_class worst;
+	/* Called before a message is printed, e.g. to erase a progress line
+	 * that would otherwise run into it. NULL: nothing to do. */
+	void (*before_message)(void *ctx);
+	void *before_ctx;
+};
+
+void diag_init(struct diag *d, const char *progname, FILE *out);
+
+/* Report st at byte offset of the current file (DIAG_NO_OFFSET when the
+ * condition has no position). fmt, when not NULL, adds detail. */
+void diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* The n bytes at p as hex digits, for a message's x'...': as many as fit
+ * out (cap bytes, the NUL included). */
+void diag_hex(char *out, size_t cap, const uint8_t *p, size_t n);
+
+/* Lines "N more messages of this kind suppressed" for each capped status. */
+void diag_print_suppressed(const struct diag *d);
+
+/* 0, 4, 8, 12 or 16, from the worst class reported. */
+int diag_exit_code(const struct diag *d);
+
+/* Number of reports of warning class, over all statuses. */
+unsigned long diag_warning_count(const struct diag *d);
+
+#endif

@@ -1,0 +1,633 @@
+/* counter.c: the counter engine. See counter.h.
+ *
+ * One path computes every value: a pair of samples becomes a window of
+ * deltas, windows enter an accumulator, and the accumulator's sums give the
+ * value. counter_calc is an accumulator of one window, counter_average one
+ * of the series' intervals; so the calculation, the average function and
+ * the group aggregates cannot disagree.
+ *
+ * Tick-based PERF_COUNTER_MULTI_TIMER(_INV) follows the seed page:
+ * (N1-N0)/(D1-D0), with N and D in the same ticks, like the 100NSEC
+ * variants (then x100 and /B1). The MS type page writes
+ * 100*((N1-N0)/((D1-D0)/TB))/B1, and .NET multiplies N by the frequency
+ * before calling PDH "to make PDH work like PERFMON"; with N in ticks that
+ * is ticks per second, not a percentage (COUNTERS.md §2.4), and Windows
+ * installs no counter of this type, so we keep the formula whose units
+ * work. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/counter.h"
+
+#define FIX_BITS 52
+#define FIX_ONE (UINT64_C(1) << FIX_BITS)
+#define WRAP_LIMIT (UINT64_C(1) << 31)
+
+static const struct counter_type_info types[] = {
+#define CT(id, v, sz, f, tbk, fl) { #id, v, sz, f, tbk,			\
+		((fl) & CTF_TWO) != 0, ((fl) & CTF_PCT) != 0,		\
+		((fl) & CTF_INV) != 0, ((fl) & CTF_MULTI) != 0,		\
+		((fl) & CTF_BASE) != 0, ((fl) & CTF_HIDDEN) == 0,	\
+		((fl) & CTF_ALIAS) != 0, ((fl) & CTF_EXT) != 0 },
+#include "engine/counter_types.h"
+#undef CT
+};
+
+/* The formula of each type in one byte, or HIDDEN for the types without a
+ * displayable value: asked for every window and every value, so that
+ * neither needs the whole entry. */
+enum { HIDDEN = CF_MAX + 1 };
+
+static const uint8_t formula_of[] = {
+#define CT(id, v, sz, f, tbk, fl) ((fl) & CTF_HIDDEN) ? HIDDEN : (f),
+#include "engine/counter_types.h"
+#undef CT
+};
+
+/* The formula of a displayed type, or HIDDEN (also for an unknown type). */
+static unsigned
+formula(enum counter_type t)
+{
+	return t < 0 || t >= CT_COUNT ? HIDDEN : formula_of[t];
+}
+
+const struct counter_type_info *
+counter_type_info(enum counter_type t)
+{
+	if (t < 0 || t >= CT_COUNT)
+		return NULL;
+	return &types[t];
+}
+
+enum counter_type
+counter_type_by_name(const char *name)
+{
+	for (int t = 0; t < CT_COUNT; t++)
+		if (strcmp(types[t].name, name) == 0)
+			return (enum counter_type)t;
+	return CT_UNKNOWN;
+}
+
+enum counter_type
+counter_type_by_value(uint32_t value)
+{
+	for (int t = 0; t < CT_COUNT; t++)
+		if (types[t].value == value && !types[t].alias)
+			return (enum counter_type)t;
+	return CT_UNKNOWN;
+}
+
+/* v1 - v0. A decrease has no value, unless narrow (a 4-byte counter) and
+ * both values fit 32 bits: then the counter wrapped, and the modular delta
+ * stands while it is below 2^31. */
+static pm_status
+delta(uint64_t v0, uint64_t v1, bool narrow, uint64_t *out)
+{
+	uint64_t m;
+
+	if (v1 >= v0) {
+		*out = v1 - v0;
+		return PM_OK;
+	}
+	if (!narrow || v0 > UINT32_MAX || v1 > UINT32_MAX)
+		return PM_E_NO_VALUE;
+	m = (uint32_t)(v1 - v0);
+	if (m >= WRAP_LIMIT)
+		return PM_E_NO_VALUE;
+	*out = m;
+	return PM_OK;
+}
+
+/* n > b * d, without overflowing. */
+static bool
+exceeds(uint64_t n, uint64_t b, uint64_t d)
+{
+	if (d != 0 && b > UINT64_MAX / d)
+		return false;
+	return n > b * d;
+}
+
+static bool
+uses_tb(unsigned f)
+{
+	return f == CF_RATE || f == CF_AVG_TIMER || f == CF_ELAPSED;
+}
+
+/* *sum += v, modulo 2^64; a carry is remembered. Modular sums are the same
+ * in any order, and so is whether the total passed 2^64. */
+static void
+add_u64(uint64_t *sum, uint64_t v, bool *overflow)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*overflow = true;
+}
+
+/* Add whole + frac * 2^-52 to the RAW_FRACTION sum, carrying the fraction. */
+static void
+add_fix(struct counter_acc *acc, uint64_t whole, uint64_t frac)
+{
+	acc->ratio_frac += frac;
+	add_u64(&acc->ratio_whole, whole, &acc->overflow);
+	add_u64(&acc->ratio_whole, acc->ratio_frac >> FIX_BITS, &acc->overflow);
+	acc->ratio_frac &= FIX_ONE - 1;
+}
+
+/* Add n/b (b > 0) to the fixed-point sum, by long division; r < b keeps
+ * every step inside 64 bits. */
+static void
+add_ratio(struct counter_acc *acc, uint64_t n, uint64_t b)
+{
+	uint64_t r = n % b, frac = 0;
+
+	for (int i = 0; i < FIX_BITS; i++) {
+		frac <<= 1;
+		if (r >= b - r) {
+			r -= b - r;
+			frac |= 1;
+		} else {
+			r <<= 1;
+		}
+	}
+	add_fix(acc, n / b, frac);
+}
+
+static uint64_t
+min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t
+max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static void
+take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
+{
+	if (when > acc->b_when || (when == acc->b_when && b > acc->b)) {
+		acc->b = b;
+		acc->b_when = when;
+	}
+}
+
+/* The bodies of counter_acc_init, counter_acc_add and counter_acc_fraction,
+ * inline in counter_window_fraction as well: one call there per window, the
+ * accumulator a local. */
+#define ACC_INLINE static inline __attribute__((always_inline))
+
+/* Field by field: a streamed report starts its accumulators anew for every
+ * interval, and plain stores are cheaper than clearing the struct first.
+ * The minima start at their greatest value: the earliest start of
+ * ELAPSED_TIME, and TB where the formula uses it (else the place is B). */
+ACC_INLINE void
+acc_init(struct counter_acc *acc, enum counter_type t)
+{
+	unsigned f = formula(t);
+
+	acc->type = t;
+	acc->overflow = false;
+	acc->windows = acc->no_value = 0;
+	acc->sum_n = f == CF_ELAPSED ? UINT64_MAX : 0;
+	acc->sum_d = 0;
+	acc->tb_min = uses_tb(f) ? UINT64_MAX : 0;
+	acc->tb_max = 0;
+}
+
+void
+counter_acc_init(struct counter_acc *acc, enum counter_type t)
+{
+	acc_init(acc, t);
+}
+
+void
+counter_acc_add_none(struct counter_acc *acc)
+{
+	acc->windows++;
+	acc->no_value++;
+}
+
+static void
+take_tb(struct counter_acc *acc, uint64_t tb)
+{
+	acc->tb_min = min_u64(acc->tb_min, tb);
+	acc->tb_max = max_u64(acc->tb_max, tb);
+}
+
+static pm_status
+no_value(struct counter_acc *acc)
+{
+	counter_acc_add_none(acc);
+	return PM_E_NO_VALUE;
+}
+
+/* One switch on the formula: whether counter_calc would give w a value (see
+ * counter.h), then the sums the formula keeps. */
+ACC_INLINE pm_status
+acc_add(struct counter_acc *acc, unsigned op, const struct counter_window *w)
+{
+	switch (op) {
+	case HIDDEN:
+		return PM_E_NOT_DISPLAYED;
+	case CF_RAW:
+	case CF_DELTA:
+		break;
+	case CF_RATE:
+		if (w->d == 0 || w->tb == 0)
+			return no_value(acc);
+		add_u64(&acc->sum_d, w->d, &acc->overflow);
+		take_tb(acc, w->tb);
+		break;
+	case CF_RATIO:
+		if (w->d == 0 || (types[acc->type].inverse && w->n > w->d))
+			return no_value(acc);
+		add_u64(&acc->sum_d, w->d, &acc->overflow);
+		break;
+	case CF_MULTI:
+		if (w->d == 0 || w->b == 0 ||
+		    (types[acc->type].inverse && exceeds(w->n, w->b, w->d)))
+			return no_value(acc);
+		add_u64(&acc->sum_d, w->d, &acc->overflow);
+		take_newest_b(acc, w->b, w->when);
+		break;
+	case CF_FRACTION:
+		if (w->db == 0)
+			return no_value(acc);
+		add_u64(&acc->sum_db, w->db, &acc->overflow);
+		break;
+	case CF_AVG_TIMER:
+		if (w->db == 0 || w->tb == 0)
+			return no_value(acc);
+		add_u64(&acc->sum_db, w->db, &acc->overflow);
+		take_tb(acc, w->tb);
+		break;
+	case CF_RAW_FRACTION:
+		if (w->b == 0)
+			return no_value(acc);
+		acc->windows++;
+		add_ratio(acc, w->n, w->b);
+		return PM_OK;
+	case CF_ELAPSED:
+		if (w->n == 0 || w->n > w->d || w->tb == 0)
+			return no_value(acc);
+		acc->windows++;
+		acc->min_n = min_u64(acc->min_n, w->n);
+		acc->max_d = max_u64(acc->max_d, w->d);
+		take_tb(acc, w->tb);
+		return PM_OK;
+	case CF_MAX:
+		acc->windows++;
+		acc->max_n = max_u64(acc->max_n, w->n);
+		return PM_OK;
+	case CF_NONE:
+		return no_value(acc);
+	}
+	acc->windows++;
+	add_u64(&acc->sum_n, w->n, &acc->overflow);
+	return PM_OK;
+}
+
+pm_status
+counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
+{
+	return acc_add(acc, formula(acc->type), w);
+}
+
+void
+counter_feed_init(struct counter_feed *f, enum counter_type t, uint32_t acc,
+		  uint64_t tb)
+{
+	memset(f, 0, sizeof *f);
+	f->type = (int16_t)t;
+	f->run = 1;
+	f->acc = acc;
+	f->tb = tb;
+}
+
+/* Field by field, so that the compiler keeps each in a register. */
+ACC_INLINE void
+acc_copy(struct counter_acc *dst, const struct counter_acc *src)
+{
+	dst->type = src->type;
+	dst->overflow = src->overflow;
+	dst->windows = src->windows;
+	dst->no_value = src->no_value;
+	dst->sum_n = src->sum_n;
+	dst->sum_d = src->sum_d;
+	dst->tb_min = src->tb_min;
+	dst->tb_max = src->tb_max;
+}
+
+/* The windows of win[0..nwin) into acc, for feed f of formula op; with
+ * checked false, every window has what f needs. */
+ACC_INLINE void
+feed_windows(struct counter_acc *acc, const struct counter_feed *f,
+	     const struct counter_figures *win, size_t nwin, const unsigned op,
+	     const bool checked)
+{
+	for (size_t k = 0; k < nwin; k++) {
+		const uint64_t *x = win[k].x;
+		struct counter_window w;
+
+		if (checked && (win[k].have & f->need) != f->need) {
+			acc->windows++;
+			acc->no_value++;
+			continue;
+		}
+		w.n = x[f->n];
+		w.d = x[f->d];
+		w.b = w.db = x[f->b];
+		w.tb = f->tb;
+		w.when = win[k].when;
+		(void)acc_add(acc, op, &w);
+	}
+}
+
+/* The feeds [i, end), which share the formula op: the constant makes
+ * acc_add one case, which reads only the figures it uses. Each
+ * accumulator is a local for all the windows, kept in registers; have is
+ * what every window has. */
+ACC_INLINE void
+feed_run(struct counter_acc *accs, const struct counter_feed *feeds, size_t i,
+	 size_t end, const struct counter_figures *win, size_t nwin,
+	 unsigned have, const unsigned op)
+{
+	for (; i < end; i++) {
+		const struct counter_feed *f = &feeds[i];
+		struct counter_acc acc;
+
+		acc_copy(&acc, &accs[f->acc]);
+		if ((have & f->need) == f->need)
+			feed_windows(&acc, f, win, nwin, op, false);
+		else
+			feed_windows(&acc, f, win, nwin, op, true);
+		acc_copy(&accs[f->acc], &acc);
+	}
+}
+
+/* A report adds each interval to hundreds of accumulators: a call and a
+ * switch for each would cost more than its sums. */
+void
+counter_feed_add(struct counter_acc *accs, const struct counter_feed *feeds,
+		 size_t count, const struct counter_figures *win, size_t nwin)
+{
+	unsigned have = ~0u;
+
+	for (size_t k = 0; k < nwin; k++)
+		have &= win[k].have;
+	for (size_t i = 0, end; i < count; i = end) {
+		end = i + feeds[i].run;
+#define RUN(op) feed_run(accs, feeds, i, end, win, nwin, have, op)
+		switch (formula(feeds[i].type)) {
+		case CF_RAW: RUN(CF_RAW); break;
+		case CF_DELTA: RUN(CF_DELTA); break;
+		case CF_RATE: RUN(CF_RATE); break;
+		case CF_RATIO: RUN(CF_RATIO); break;
+		case CF_MULTI: RUN(CF_MULTI); break;
+		case CF_FRACTION: RUN(CF_FRACTION); break;
+		case CF_AVG_TIMER: RUN(CF_AVG_TIMER); break;
+		case CF_RAW_FRACTION: RUN(CF_RAW_FRACTION); break;
+		case CF_ELAPSED: RUN(CF_ELAPSED); break;
+		case CF_MAX: RUN(CF_MAX); break;
+		case CF_NONE: RUN(CF_NONE); break;
+		case HIDDEN: RUN(HIDDEN); break;
+		}
+#undef RUN
+	}
+}
+
+static int
+feed_order(const void *a, const void *b)
+{
+	const struct counter_feed *x = a, *y = b;
+	unsigned fx = formula(x->type), fy = formula(y->type);
+
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	return (x->acc > y->acc) - (x->acc < y->acc);
+}
+
+void
+counter_feed_sort(struct counter_feed *feeds, size_t count)
+{
+	qsort(feeds, count, sizeof *feeds, feed_order);
+	/* a longer run goes on in the next */
+	for (size_t i = count; i-- > 0;)
+		feeds[i].run = i + 1 < count &&
+		               formula(feeds[i + 1].type) == formula(feeds[i].type) &&
+		               feeds[i + 1].run < UINT16_MAX
+		               ? (uint16_t)(feeds[i + 1].run + 1) : 1;
+}
+
+pm_status
+counter_acc_add_samples(struct counter_acc *acc,
+			const struct counter_sample *prev,
+			const struct counter_sample *cur)
+{
+	const struct counter_type_info *ti = counter_type_info(acc->type);
+	struct counter_window w = {
+		.n = cur->n, .d = cur->d, .b = cur->b, .tb = cur->tb,
+		.when = cur->d,
+	};
+	bool narrow = ti && ti->size == 4;
+
+	if (!ti || !ti->displayed)
+		return PM_E_NOT_DISPLAYED;
+	if (ti->two_samples) {
+		bool timed = ti->formula == CF_RATE || ti->formula == CF_RATIO
+			|| ti->formula == CF_MULTI;
+		bool base = ti->formula == CF_FRACTION
+			|| ti->formula == CF_AVG_TIMER;
+
+		w.d = 0;	/* stays 0 where the formula has no time */
+		if (!prev
+		    || delta(prev->n, cur->n, narrow, &w.n) != PM_OK
+		    || (timed && delta(prev->d, cur->d, false, &w.d) != PM_OK)
+		    || (base && delta(prev->b, cur->b, narrow, &w.db) != PM_OK)) {
+			counter_acc_add_none(acc);
+			return PM_E_NO_VALUE;
+		}
+	}
+	return counter_acc_add(acc, &w);
+}
+
+pm_status
+counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
+{
+	unsigned f = formula(dst->type);
+
+	if (dst->type != src->type)
+		return PM_E_USAGE;
+	dst->windows += src->windows;
+	dst->no_value += src->no_value;
+	dst->overflow = dst->overflow || src->overflow;
+	switch (f) {
+	case CF_RAW:
+	case CF_DELTA:
+	case CF_RATE:
+	case CF_RATIO:
+	case CF_MULTI:
+	case CF_FRACTION:
+	case CF_AVG_TIMER:
+		/* SUM(dN), and SUM(dD) or SUM(dB) (0 where unused) */
+		add_u64(&dst->sum_n, src->sum_n, &dst->overflow);
+		add_u64(&dst->sum_d, src->sum_d, &dst->overflow);
+		break;
+	case CF_RAW_FRACTION:
+		add_fix(dst, src->ratio_whole, src->ratio_frac);
+		break;
+	case CF_ELAPSED:
+		dst->min_n = min_u64(dst->min_n, src->min_n);
+		dst->max_d = max_u64(dst->max_d, src->max_d);
+		break;
+	case CF_MAX:
+		dst->max_n = max_u64(dst->max_n, src->max_n);
+		break;
+	}
+	if (f == CF_MULTI)
+		take_newest_b(dst, src->b, src->b_when);
+	if (uses_tb(f)) {
+		dst->tb_min = min_u64(dst->tb_min, src->tb_min);
+		dst->tb_max = max_u64(dst->tb_max, src->tb_max);
+	}
+	return PM_OK;
+}
+
+ACC_INLINE pm_status
+acc_fraction(const struct counter_acc *acc, counter_u128 *num, counter_u128 *den)
+{
+	unsigned f = formula(acc->type);
+	const struct counter_type_info *ti;
+	uint64_t x;
+	counter_u128 n = 0, d = 1;
+
+	if (f == HIDDEN)
+		return PM_E_NOT_DISPLAYED;
+	ti = &types[acc->type];
+	x = acc->windows - acc->no_value;
+	if (x == 0 || acc->overflow)
+		return PM_E_NO_VALUE;
+	if (uses_tb(f) && acc->tb_min != acc->tb_max)
+		return PM_E_NO_VALUE;
+	switch (f) {
+	case CF_RAW:
+	case CF_DELTA:
+		n = acc->sum_n;
+		d = x;
+		break;
+	case CF_RATE:
+		/* dN / (dD / TB) */
+		n = (counter_u128)acc->sum_n * acc->tb_min;
+		d = acc->sum_d;
+		break;
+	case CF_RATIO:
+		/* Every window has dN <= dD when inverse, so the sums do too. */
+		n = ti->inverse ? acc->sum_d - acc->sum_n : acc->sum_n;
+		d = acc->sum_d;
+		break;
+	case CF_MULTI:
+		/* B changes between windows can push the inverse below 0. */
+		if (ti->inverse && exceeds(acc->sum_n, acc->b, acc->sum_d))
+			return PM_E_NO_VALUE;
+		if (ti->inverse) {
+			n = (counter_u128)acc->b * acc->sum_d - acc->sum_n;
+			d = acc->sum_d;
+		} else {
+			n = acc->sum_n;
+			d = (counter_u128)acc->sum_d * acc->b;
+		}
+		break;
+	case CF_FRACTION:
+		n = acc->sum_n;
+		d = acc->sum_db;
+		break;
+	case CF_AVG_TIMER:
+		/* (dN / TB) / dB */
+		n = acc->sum_n;
+		d = (counter_u128)acc->tb_min * acc->sum_db;
+		break;
+	case CF_RAW_FRACTION:
+		/* SUM(N/B) / x, the sum kept in fixed point */
+		n = ((counter_u128)acc->ratio_whole << FIX_BITS) + acc->ratio_frac;
+		d = (counter_u128)x << FIX_BITS;
+		break;
+	case CF_ELAPSED:
+		n = acc->max_d - acc->min_n;
+		d = acc->tb_min;
+		break;
+	case CF_MAX:
+		n = acc->max_n;
+		break;
+	case CF_NONE:
+		return PM_E_NOT_DISPLAYED;
+	}
+	if (d == 0)
+		return PM_E_NO_VALUE;
+	/* below 2^64 * 2^64 / 100 for any figure a 64-bit sum can reach */
+	*num = ti->percent ? 100 * n : n;
+	*den = d;
+	return PM_OK;
+}
+
+pm_status
+counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
+		     counter_u128 *den)
+{
+	return acc_fraction(acc, num, den);
+}
+
+/* An accumulator of the one window, as counter_calc: the same three steps,
+ * inlined. */
+pm_status
+counter_window_fraction(enum counter_type t, const struct counter_window *w,
+			counter_u128 *num, counter_u128 *den)
+{
+	struct counter_acc acc;
+
+	acc_init(&acc, t);
+	(void)acc_add(&acc, formula(t), w);
+	return acc_fraction(&acc, num, den);
+}
+
+pm_status
+counter_acc_value(const struct counter_acc *acc, double *out)
+{
+	counter_u128 num, den;
+	pm_status st = counter_acc_fraction(acc, &num, &den);
+
+	if (st == PM_OK)
+		*out = (double)num / (double)den;
+	return st;
+}
+
+pm_status
+counter_calc(enum counter_type t, const struct counter_sample *prev,
+	     const struct counter_sample *cur, double *out)
+{
+	struct counter_acc acc;
+	pm_status st;
+
+	counter_acc_init(&acc, t);
+	st = counter_acc_add_samples(&acc, prev, cur);
+	if (st != PM_OK)
+		return st;
+	return counter_acc_value(&acc, out);
+}
+
+pm_status
+counter_average(enum counter_type t, const struct counter_sample *s,
+		size_t count, double *out)
+{
+	const struct counter_type_info *ti = counter_type_info(t);
+	struct counter_acc acc;
+
+	if (!ti || !ti->displayed)
+		return PM_E_NOT_DISPLAYED;
+	counter_acc_init(&acc, t);
+	for (size_t i = ti->two_samples ? 1 : 0; i < count; i++)
+		if (counter_acc_add_samples(&acc, ti->two_samples ? &s[i - 1]
+					    : NULL, &s[i]) != PM_OK)
+			return PM_E_NO_VALUE;
+	return counter_acc_value(&acc, out);
+}

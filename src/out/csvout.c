@@ -1,0 +1,106 @@
+/* csvout.c: the CSV writer of reports. See csvout.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/csvout.h"
+#include "out/csvw.h"
+
+struct csvout {
+	struct rowsink sink;  /* first: the sink is the writer */
+	struct csvw w;
+	const struct sink_column *cols;
+	size_t ncols;
+	size_t *run;   /* of each column: numeric columns from it on, 0 for text */
+};
+
+static pm_status
+begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form)
+{
+	struct csvout *c = (struct csvout *)s;
+
+	(void)form;
+	c->cols = cols;
+	c->ncols = ncols;
+	free(c->run);
+	if (!(c->run = malloc((ncols + 1) * sizeof *c->run)))
+		return PM_E_NOMEM;
+	c->run[ncols] = 0;
+	for (size_t i = ncols; i-- > 0;)
+		c->run[i] = cols[i].numeric ? c->run[i + 1] + 1 : 0;
+	for (size_t i = 0; i < ncols; i++)
+		csvw_text(&c->w, cols[i].name, strlen(cols[i].name));
+	csvw_end_row(&c->w);
+	return PM_OK;
+}
+
+/* n numeric cells: they need no quoting, so room for all of them and
+ * their commas is made once, and the line's end is kept in a register. */
+static void
+figures(struct csvw *w, const struct sink_cell *cells, size_t n)
+{
+	size_t bytes = n;
+	char *p;
+
+	for (size_t i = 0; i < n; i++)
+		bytes += cells[i].n;
+	if (!csvw_reserve(w, bytes))
+		return;
+	p = w->line + w->len;
+	for (size_t i = 0; i < n; i++) {
+		if (i || w->fields)
+			*p++ = ',';
+		csvw_copy(p, cells[i].s, cells[i].n);
+		p += cells[i].n;
+	}
+	w->fields += (unsigned)n;
+	w->len = (size_t)(p - w->line);
+}
+
+static void
+row(struct rowsink *s, const struct sink_cell *cells, bool marked)
+{
+	struct csvout *c = (struct csvout *)s;
+
+	(void)marked;
+	for (size_t i = 0; i < c->ncols;)
+		if (c->run[i]) {
+			figures(&c->w, cells + i, c->run[i]);
+			i += c->run[i];
+		} else {
+			csvw_text(&c->w, cells[i].s, cells[i].n);
+			i++;
+		}
+	csvw_end_row(&c->w);
+}
+
+static pm_status
+end(struct rowsink *s, const struct report_meta *m)
+{
+	(void)m;
+	return csvw_status(&((struct csvout *)s)->w);
+}
+
+static void
+close_sink(struct rowsink *s)
+{
+	struct csvout *c = (struct csvout *)s;
+
+	csvw_free(&c->w);
+	free(c->run);
+	free(c);
+}
+
+struct rowsink *
+csvout_open(FILE *fp)
+{
+	struct csvout *c = calloc(1, sizeof *c);
+
+	if (!c)
+		return NULL;
+	if (csvw_init(&c->w, fp) != PM_OK) {
+		free(c);
+		return NULL;
+	}
+	c->sink = (struct rowsink){ begin, row, end, close_sink };
+	return &c->sink;
+}

@@ -1,0 +1,104 @@
+/* csvw.c: CSV rows through libcsv. See csvw.h. */
+#include <csv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/csvw.h"
+
+pm_status
+csvw_init(struct csvw *w, FILE *fp)
+{
+	memset(w, 0, sizeof *w);
+	w->fp = fp;
+	w->cap = 4096;
+	w->line = malloc(w->cap);
+	return w->line ? PM_OK : PM_E_NOMEM;
+}
+
+void
+csvw_free(struct csvw *w)
+{
+	free(w->line);
+	w->line = NULL;
+}
+
+int
+csvw_reserve(struct csvw *w, size_t more)
+{
+	if (w->len + more <= w->cap)
+		return 1;
+	size_t cap = w->cap;
+	while (cap < w->len + more)
+		cap *= 2;
+	char *p = realloc(w->line, cap);
+	if (!p) {
+		w->failed = 1;
+		return 0;
+	}
+	w->line = p;
+	w->cap = cap;
+	return 1;
+}
+
+static void
+separator(struct csvw *w)
+{
+	if (w->fields++ && csvw_reserve(w, 1))
+		w->line[w->len++] = ',';
+}
+
+void
+csvw_raw_growing(struct csvw *w, const char *s, size_t n)
+{
+	separator(w);
+	if (n && csvw_reserve(w, n)) {
+		memcpy(w->line + w->len, s, n);
+		w->len += n;
+	}
+}
+
+/* Whether RFC 4180 wants the field quoted: a comma, quote or line break in
+ * it, or a blank at either end (which readers may trim). */
+static int
+needs_quotes(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (s[0] == ' ' || s[n - 1] == ' ')
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+			return 1;
+	return 0;
+}
+
+void
+csvw_text(struct csvw *w, const char *s, size_t n)
+{
+	if (!needs_quotes(s, n)) {
+		csvw_raw(w, s, n);
+		return;
+	}
+	separator(w);
+	/* csv_write quotes the field and doubles embedded quotes; it needs at
+	 * most 2n + 2 bytes. */
+	if (csvw_reserve(w, 2 * n + 2))
+		w->len += csv_write(w->line + w->len, 2 * n + 2, s, n);
+}
+
+void
+csvw_end_row(struct csvw *w)
+{
+	if (csvw_reserve(w, 1))
+		w->line[w->len++] = '\n';
+	if (fwrite(w->line, 1, w->len, w->fp) != w->len)
+		w->failed = 1;
+	w->len = 0;
+	w->fields = 0;
+}
+
+pm_status
+csvw_status(const struct csvw *w)
+{
+	return w->failed || ferror(w->fp) ? PM_E_WRITE : PM_OK;
+}

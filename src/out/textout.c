@@ -1,0 +1,512 @@
+/* textout.c: the fixed-width writer of reports. See textout.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ebcdic.h"
+#include "out/textout.h"
+#include "core/tzone.h"
+
+#define GAP 2          /* blanks between columns */
+#define TITLE_LINES 6  /* title, description, input, period, run, blank */
+#define MARK " *"
+#define MARK_NOTE "* the row includes incomplete intervals (parts missing)"
+
+struct held_cell {
+	size_t off, n;
+};
+
+struct textout {
+	struct rowsink sink;  /* first: the sink is the writer */
+	FILE *fp;
+	struct textout_opts o;
+	struct conv *conv;
+	const struct sink_column *cols;
+	size_t ncols;
+	bool form;
+	/* the rows, held */
+	char *data;
+	size_t len, cap;
+	struct held_cell *cells;
+	size_t ncells, cells_cap;
+	bool *marks;
+	size_t nrows, rows_cap;
+	bool any_mark;
+	bool failed;          /* out of memory while holding rows */
+	unsigned *width;
+	/* the page being written */
+	const struct report_meta *meta;
+	unsigned page, on_page;
+	unsigned panel_no, npanels;
+	size_t *pcols;        /* columns of the current panel */
+	size_t npcols;
+	unsigned line_width;  /* for the page number */
+	char *line;
+	size_t line_len, line_cap;
+	char *conv_buf;
+	size_t conv_cap;
+	bool write_failed;
+};
+
+/* ---------------------------------------------------------------------- */
+/* Holding rows */
+
+static bool
+reserve(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	if (!(q = realloc(*p, n * size)))
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+static pm_status
+begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form)
+{
+	struct textout *t = (struct textout *)s;
+
+	t->cols = cols;
+	t->ncols = ncols;
+	t->form = form;
+	t->width = calloc(ncols + 1, sizeof *t->width);
+	t->pcols = calloc(ncols + 1, sizeof *t->pcols);
+	return t->width && t->pcols ? PM_OK : PM_E_NOMEM;
+}
+
+static void
+row(struct rowsink *s, const struct sink_cell *cells, bool marked)
+{
+	struct textout *t = (struct textout *)s;
+	size_t bytes = 0;
+
+	for (size_t i = 0; i < t->ncols; i++)
+		bytes += cells[i].n;
+	if (!reserve((void **)&t->data, &t->cap, t->len + bytes, 1) ||
+	    !reserve((void **)&t->cells, &t->cells_cap, t->ncells + t->ncols, sizeof *t->cells) ||
+	    !reserve((void **)&t->marks, &t->rows_cap, t->nrows + 1, sizeof *t->marks)) {
+		t->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		memcpy(t->data + t->len, cells[i].s, cells[i].n);
+		t->cells[t->ncells++] = (struct held_cell){ t->len, cells[i].n };
+		t->len += cells[i].n;
+	}
+	t->marks[t->nrows++] = marked;
+	t->any_mark = t->any_mark || marked;
+}
+
+static const char *
+cell_text(const struct textout *t, size_t row, size_t col, size_t *n)
+{
+	const struct held_cell *c = &t->cells[row * t->ncols + col];
+
+	*n = c->n;
+	return t->data + c->off;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Lines */
+
+static void
+put(struct textout *t, const char *s, size_t n)
+{
+	if (!reserve((void **)&t->line, &t->line_cap, t->line_len + n + 1, 1)) {
+		t->write_failed = true;
+		return;
+	}
+	memcpy(t->line + t->line_len, s, n);
+	t->line_len += n;
+}
+
+static void
+put_str(struct textout *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+static void
+pad_to(struct textout *t, size_t col)
+{
+	while (t->line_len < col)
+		put(t, " ", 1);
+}
+
+/* s in a field of width w: numbers to the right, text to the left. */
+static void
+put_field(struct textout *t, const char *s, size_t n, unsigned w, bool right)
+{
+	size_t at = t->line_len;
+
+	if (right)
+		pad_to(t, at + (n < w ? w - n : 0));
+	put(t, s, n);
+	pad_to(t, at + w);
+}
+
+static void
+write_bytes(struct textout *t, const char *s, size_t n)
+{
+	if (t->conv) {
+		size_t need = 4 * n + 16, out;
+		if (!reserve((void **)&t->conv_buf, &t->conv_cap, need, 1) ||
+		    (out = conv_buffer(t->conv, s, n, t->conv_buf, t->conv_cap)) == (size_t)-1) {
+			t->write_failed = true;
+			return;
+		}
+		s = t->conv_buf;
+		n = out;
+	}
+	if (fwrite(s, 1, n, t->fp) != n)
+		t->write_failed = true;
+}
+
+/* Write the line built, as a page's line: ASA records are 133 bytes. */
+static void
+end_line(struct textout *t)
+{
+	bool first = t->on_page == 0;
+
+	if (t->o.asa) {
+		char cc = first ? '1' : ' ';
+		if (t->line_len > TEXTOUT_ASA_WIDTH)
+			t->line_len = TEXTOUT_ASA_WIDTH;
+		pad_to(t, TEXTOUT_ASA_WIDTH);
+		write_bytes(t, &cc, 1);
+	} else {
+		while (t->line_len && t->line[t->line_len - 1] == ' ')
+			t->line_len--;
+		if (first && t->page > 1)
+			write_bytes(t, "\f", 1);
+	}
+	put(t, "\n", 1);
+	write_bytes(t, t->line, t->line_len);
+	t->line_len = 0;
+	if (++t->on_page == t->o.page_length)
+		t->on_page = 0;
+}
+
+static void
+put_stamp(struct textout *t, int64_t stamp)
+{
+	char s[TZONE_TEXT];
+
+	tzone_format(t->meta->zone, stamp, s);
+	put_str(t, s);
+}
+
+static void
+title_block(struct textout *t)
+{
+	const struct report_meta *m = t->meta;
+	char page[48];
+
+	put_str(t, "pmimrpt ");
+	put_str(t, m->name);
+	put_str(t, ": ");
+	put_str(t, m->title);
+	if (t->npanels > 1) {
+		snprintf(page, sizeof page, " (panel %u of %u)", t->panel_no + 1, t->npanels);
+		put_str(t, page);
+	}
+	snprintf(page, sizeof page, "Page %u", t->page);
+	pad_to(t, t->line_width > strlen(page) + t->line_len + GAP
+	          ? t->line_width - strlen(page) : t->line_len + GAP);
+	put_str(t, page);
+	end_line(t);
+	put_str(t, m->description);
+	end_line(t);
+	put_str(t, "Input:  ");
+	for (size_t i = 0; i < m->ninputs; i++) {
+		put_str(t, i ? ", " : "");
+		put_str(t, strcmp(m->inputs[i], "-") ? m->inputs[i] : "(standard input)");
+	}
+	end_line(t);
+	put_str(t, "Period: ");
+	if (m->any_interval) {
+		char n[96];
+		put_stamp(t, m->first_start);
+		put_str(t, " to ");
+		put_stamp(t, m->last_end);
+		snprintf(n, sizeof n, "; %llu interval%s (%llu incomplete); rows: %s",
+		         (unsigned long long)m->intervals, m->intervals == 1 ? "" : "s",
+		         (unsigned long long)m->incomplete,
+		         strcmp(m->grouping, "total") ? m->grouping : "total");
+		put_str(t, n);
+	} else {
+		put_str(t, "no intervals selected");
+	}
+	end_line(t);
+	put_str(t, "Run:    ");
+	put_str(t, m->run_time);
+	end_line(t);
+	end_line(t);
+}
+
+static void
+headings(struct textout *t)
+{
+	for (size_t i = 0; i < t->npcols; i++) {
+		const struct sink_column *c = &t->cols[t->pcols[i]];
+		if (i)
+			pad_to(t, t->line_len + GAP);
+		put_field(t, c->heading, strlen(c->heading), t->width[t->pcols[i]], c->numeric);
+	}
+	end_line(t);
+	for (size_t i = 0; i < t->npcols; i++) {
+		if (i)
+			pad_to(t, t->line_len + GAP);
+		for (unsigned w = 0; w < t->width[t->pcols[i]]; w++)
+			put(t, "-", 1);
+	}
+	end_line(t);
+}
+
+/* Open a page when the last one is full (or none is open). */
+static void
+body_line(struct textout *t)
+{
+	/* the line to come is built already: hold it while the page opens */
+	if (t->on_page == 0) {
+		char *held = t->line;
+		size_t len = t->line_len, cap = t->line_cap;
+		t->line = NULL;
+		t->line_len = t->line_cap = 0;
+		t->page++;
+		title_block(t);
+		if (!t->form)
+			headings(t);
+		free(t->line);
+		t->line = held;
+		t->line_len = len;
+		t->line_cap = cap;
+	}
+	end_line(t);
+}
+
+static void
+new_page(struct textout *t)
+{
+	t->on_page = 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tables */
+
+static void
+compute_widths(struct textout *t)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t w = strlen(t->cols[c].heading), n;
+		if (t->cols[c].width > w)
+			w = t->cols[c].width;
+		for (size_t r = 0; r < t->nrows; r++) {
+			cell_text(t, r, c, &n);
+			if (n > w)
+				w = n;
+		}
+		t->width[c] = (unsigned)w;
+	}
+}
+
+/* The columns of panel p: the keys, then the value columns that fit
+ * (at least one). Returns the number of panels when p is past them. */
+static unsigned
+layout_panel(struct textout *t, unsigned p)
+{
+	size_t keys = 0, used = 0, limit = t->o.asa ? TEXTOUT_ASA_WIDTH : SIZE_MAX;
+	unsigned panel = 0;
+
+	if (t->any_mark && limit != SIZE_MAX)
+		limit -= strlen(MARK);
+	for (; keys < t->ncols && t->cols[keys].key; keys++)
+		used += (keys ? GAP : 0) + t->width[keys];
+	t->npcols = 0;
+	for (size_t c = keys; c < t->ncols;) {
+		size_t w = used, first = c;
+		while (c < t->ncols && (c == first || w + GAP + t->width[c] <= limit))
+			w += (w ? GAP : 0) + t->width[c++];
+		if (panel++ == p)
+			for (size_t i = 0; i < keys + (c - first); i++)
+				t->pcols[t->npcols++] = i < keys ? i : first + (i - keys);
+	}
+	if (panel == 0 && p == 0) /* keys only */
+		for (size_t i = 0; i < keys; i++)
+			t->pcols[t->npcols++] = i;
+	return panel ? panel : 1;
+}
+
+static void
+table(struct textout *t)
+{
+	t->npanels = layout_panel(t, UINT32_MAX);
+	for (t->panel_no = 0; t->panel_no < t->npanels; t->panel_no++) {
+		layout_panel(t, t->panel_no);
+		t->line_width = 0;
+		for (size_t i = 0; i < t->npcols; i++)
+			t->line_width += (i ? GAP : 0) + t->width[t->pcols[i]];
+		if (t->o.asa || t->line_width < 80)
+			t->line_width = t->o.asa ? TEXTOUT_ASA_WIDTH : 80;
+		new_page(t);
+		for (size_t r = 0; r < t->nrows; r++) {
+			for (size_t i = 0; i < t->npcols; i++) {
+				size_t c = t->pcols[i], n;
+				const char *s = cell_text(t, r, c, &n);
+				if (i)
+					pad_to(t, t->line_len + GAP);
+				put_field(t, s, n, t->width[c], t->cols[c].numeric);
+			}
+			if (t->marks[r])
+				put_str(t, MARK);
+			body_line(t);
+		}
+		if (t->nrows == 0) {
+			put_str(t, "(no rows)");
+			body_line(t);
+		}
+		if (t->any_mark) {
+			body_line(t);
+			put_str(t, MARK_NOTE);
+			body_line(t);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Forms: a block of "heading  value" lines per row, then the top table */
+
+static void
+form(struct textout *t)
+{
+	size_t hw = 0, vw = 0, nrank = 0, per_rank = 0, top;
+
+	t->npanels = 1;
+	t->panel_no = 0;
+	t->line_width = t->o.asa ? TEXTOUT_ASA_WIDTH : 80;
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (t->cols[c].rank) {
+			nrank = t->cols[c].rank;
+			per_rank += t->cols[c].rank == 1;
+			continue;
+		}
+		if (strlen(t->cols[c].heading) > hw)
+			hw = strlen(t->cols[c].heading);
+		if (t->cols[c].numeric && t->width[c] > vw)
+			vw = t->width[c];
+	}
+	/* the top table's columns are as wide as their widest rank */
+	top = t->ncols - nrank * per_rank;
+	for (size_t c = top; c < t->ncols; c++) {
+		size_t k = top + (c - top) % per_rank;
+		if (t->width[c] > t->width[k])
+			t->width[k] = t->width[c];
+	}
+	new_page(t);
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t lines = top + (nrank ? nrank + 3 : 0) + 1 + t->marks[r];
+		if (t->on_page && t->on_page + lines > t->o.page_length)
+			new_page(t);
+		for (size_t c = 0; c < top; c++) {
+			size_t n;
+			const char *s = cell_text(t, r, c, &n);
+			put_field(t, t->cols[c].heading, strlen(t->cols[c].heading), (unsigned)hw, false);
+			pad_to(t, t->line_len + GAP);
+			put_field(t, s, n, t->cols[c].numeric ? (unsigned)vw : 0, t->cols[c].numeric);
+			body_line(t);
+		}
+		if (t->marks[r]) {
+			put_str(t, MARK_NOTE);
+			body_line(t);
+		}
+		if (nrank) {
+			body_line(t);
+			for (size_t k = 0; k < per_rank; k++) {
+				const struct sink_column *c = &t->cols[top + k];
+				if (k)
+					pad_to(t, t->line_len + GAP);
+				put_field(t, c->heading, strlen(c->heading), t->width[top + k], c->numeric);
+			}
+			body_line(t);
+			for (size_t k = 0; k < per_rank; k++) {
+				if (k)
+					pad_to(t, t->line_len + GAP);
+				for (unsigned w = 0; w < t->width[top + k]; w++)
+					put(t, "-", 1);
+			}
+			body_line(t);
+			for (size_t rank = 0; rank < nrank; rank++) {
+				for (size_t k = 0; k < per_rank; k++) {
+					size_t c = top + rank * per_rank + k, n;
+					const char *s = cell_text(t, r, c, &n);
+					if (k)
+						pad_to(t, t->line_len + GAP);
+					put_field(t, s, n, t->width[top + k], t->cols[c].numeric);
+				}
+				body_line(t);
+			}
+		}
+		body_line(t);
+	}
+	if (t->nrows == 0) {
+		put_str(t, "(no rows)");
+		body_line(t);
+	}
+}
+
+static pm_status
+end(struct rowsink *s, const struct report_meta *m)
+{
+	struct textout *t = (struct textout *)s;
+
+	if (t->failed)
+		return PM_E_NOMEM;
+	t->meta = m;
+	compute_widths(t);
+	if (t->form)
+		form(t);
+	else
+		table(t);
+	return t->write_failed || ferror(t->fp) ? PM_E_WRITE : PM_OK;
+}
+
+static void
+close_sink(struct rowsink *s)
+{
+	struct textout *t = (struct textout *)s;
+
+	conv_close(t->conv);
+	free(t->data);
+	free(t->cells);
+	free(t->marks);
+	free(t->width);
+	free(t->pcols);
+	free(t->line);
+	free(t->conv_buf);
+	free(t);
+}
+
+struct rowsink *
+textout_open(FILE *fp, const struct textout_opts *o, pm_status *st)
+{
+	struct textout *t = calloc(1, sizeof *t);
+
+	*st = PM_E_NOMEM;
+	if (!t)
+		return NULL;
+	t->fp = fp;
+	t->o = *o;
+	if (o->encoding && (*st = conv_open(&t->conv, "UTF-8", o->encoding)) != PM_OK) {
+		free(t);
+		return NULL;
+	}
+	t->sink = (struct rowsink){ begin, row, end, close_sink };
+	*st = PM_OK;
+	return &t->sink;
+}

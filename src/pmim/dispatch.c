@@ -1,0 +1,197 @@
+/* dispatch.c: the PM stage. See dispatch.h. */
+#include <stdio.h>
+
+#include "pmim/dispatch.h"
+#include "pmim/pmtime.h"
+
+static void
+damaged(struct pm_stage *s, pm_status st, uint64_t offset, size_t bytes,
+        const char *detail)
+{
+	s->tally->damaged += bytes;
+	s->tally->damaged_records++;
+	diag_at(s->diag, st, (int64_t)offset, detail ? "%s" : NULL, detail);
+}
+
+/* An interval record lasting longer than --max-interval (a year digit
+ * damaged into another plausible year, say): no interval is that long.
+ * Its bytes are damaged and the record is left out. */
+static void
+too_long(struct pm_stage *s, uint64_t offset, size_t bytes, int64_t length)
+{
+	char detail[80];
+	int n = snprintf(detail, sizeof detail, "%lld",
+	                 (long long)(length / PM_UNITS_PER_SECOND));
+
+	if (length % PM_UNITS_PER_SECOND)
+		n += snprintf(detail + n, sizeof detail - (size_t)n, ".%04lld",
+		              (long long)(length % PM_UNITS_PER_SECOND));
+	snprintf(detail + n, sizeof detail - (size_t)n, " s; at most %lld s",
+	         (long long)(s->max_interval / PM_UNITS_PER_SECOND));
+	s->tally->intervals_too_long++;
+	damaged(s, PM_E_INTERVAL_TOO_LONG, offset, bytes, detail);
+}
+
+/* Whether any of the checks below may fail, tested without a branch on
+ * the figures: nearly every bucket passes, and every bucket of every part
+ * is asked. Wait time with no waits is a sum above highest x 0. */
+static bool
+maybe_implausible(uint64_t sum, uint64_t high, uint64_t count)
+{
+	return (high > sum) | ((unsigned __int128)sum > (unsigned __int128)high * count);
+}
+
+/* Figures that contradict each other: the highest wait above the sum, wait
+ * time with no waits, an average above the highest (sum > highest x
+ * count). Not the interval's length: the sum adds up tasks that wait at
+ * once, and a wait that began in an earlier interval is counted in the one
+ * it ends in. Kept as they are, but said; true when any bucket was. */
+static bool
+check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
+              uint64_t offset)
+{
+	const struct pmint *pm = s->pm;
+	bool said = false;
+
+	for (size_t i = 0, n = pm->nbuckets[part]; i < n; i++) {
+		const struct cb_bucket *b = &pm->lay.buckets[pm->buckets[part][i]];
+		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
+
+		if (!maybe_implausible(sum, high, count))
+			continue;
+		said = true;
+		if (high > sum)
+			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
+			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",
+			        b->label, (unsigned long long)high,
+			        (unsigned long long)sum);
+		else if (count == 0)
+			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
+			        "%s: wait time %llu with no waits (10**-4 s)", b->label,
+			        (unsigned long long)sum);
+		else
+			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
+			        "%s: %llu waits of %llu in all, highest %llu, more than "
+			        "the highest on average (10**-4 s)", b->label,
+			        (unsigned long long)count, (unsigned long long)sum,
+			        (unsigned long long)high);
+	}
+	return said;
+}
+
+void
+pm_stage_new_input(struct pm_stage *s)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		s->last_start[i] = INT64_MIN;
+}
+
+/* Local times to UTC by the zone's rules. In an hour the clock repeated,
+ * the stream tells the copies apart: a start is the first copy not before
+ * the start of the source's last part in this input, else the later copy;
+ * an end is the first copy not before its start. */
+static void
+to_utc(struct pm_stage *s, uint32_t source, int64_t *start, int64_t *end)
+{
+	int64_t *last = source < s->nsources ? &s->last_start[source] : NULL;
+	int64_t c[2];
+	unsigned n = tzone_to_utc(s->zone, *start, c);
+
+	*start = c[0] >= (last ? *last : INT64_MIN) ? c[0] : c[n - 1];
+	n = tzone_to_utc(s->zone, *end, c);
+	*end = c[0] >= *start ? c[0] : c[n - 1];
+	if (last)
+		*last = *start;
+}
+
+void
+pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
+                uint64_t offset)
+{
+	const struct pmint *pm = s->pm;
+	struct pm_header h;
+	int64_t start, end;
+	size_t len;
+	unsigned type;
+	pm_status st;
+	/* The interval header is read once; a record too short for it still
+	 * shows its length and type. */
+	bool header = pm_header_read(pm, rec, &h) == PM_OK;
+
+	if (header) {
+		type = h.type;
+	} else if (pm_peek(pm, rec, &len, &type) != PM_OK) {
+		damaged(s, PM_E_PM_LENGTH, offset, rec.len, "record too short for a PM header");
+		return;
+	}
+	s->tally->records[KIND_PM][type & 0xff]++;
+	s->tally->bytes[KIND_PM][type & 0xff] += rec.len;
+	if (type != pm->interval_type) {
+		s->tally->skipped += rec.len;
+		return;
+	}
+	if (!header) {
+		damaged(s, PM_E_SHORT_PART, offset, rec.len, "shorter than the interval header");
+		return;
+	}
+	if (h.seq == 0 || h.seq > pm->nparts) {
+		damaged(s, PM_E_BAD_SEQUENCE, offset, rec.len, NULL);
+		return;
+	}
+	if ((st = pm_stamp_cached(&s->dates, h.sdate, h.stime, PM_UNITS_PER_SECOND,
+	                          &start)) != PM_OK) {
+		damaged(s, st, offset, rec.len, "interval start");
+		return;
+	}
+	if ((st = pm_stamp_cached(&s->dates, h.edate, h.etime, PM_UNITS_PER_SECOND,
+	                          &end)) != PM_OK) {
+		damaged(s, st, offset, rec.len, "interval end");
+		return;
+	}
+	if (s->zone)
+		to_utc(s, source, &start, &end);
+	if (end < start) {
+		damaged(s, PM_E_END_BEFORE_START, offset, rec.len, NULL);
+		return;
+	}
+	if (end - start > s->max_interval) {
+		too_long(s, offset, rec.len, end - start);
+		return;
+	}
+	st = reasm_part(s->reasm, source, &h, start, end, rec, offset);
+	if (st == PM_E_SHORT_PART || st == PM_E_BAD_SEQUENCE) {
+		damaged(s, st, offset, rec.len, NULL);
+		return;
+	}
+	s->tally->used += rec.len;
+	if (st == PM_E_LONG_PART)
+		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h.seq, rec.len);
+	if (h.version != pm->current_version)
+		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h.version);
+	if (st != PM_E_DUPLICATE_PART &&
+	    check_buckets(s, h.seq, reasm_values(s->reasm), offset))
+		s->tally->implausible++;
+}
+
+size_t
+pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
+               uint64_t offset)
+{
+	size_t pos = 0, min_len = pm_min_len(s->pm);
+
+	while (pos < buf.len) {
+		struct span rest = span_sub(buf, pos, buf.len - pos);
+		size_t len;
+		unsigned type;
+
+		if (pm_peek(s->pm, rest, &len, &type) != PM_OK || len < min_len ||
+		    len > rest.len) {
+			damaged(s, PM_E_PM_LENGTH, offset + pos, rest.len,
+			        "rest of the record skipped");
+			return buf.len;
+		}
+		pm_stage_record(s, span_sub(rest, 0, len), source, offset + pos);
+		pos += len;
+	}
+	return pos;
+}

@@ -1,0 +1,49 @@
+/* dispatch.h: the PM stage. Takes PM records (from a PM stream, or found in
+ * SMF records), counts them in the inventory, and dispatches on INTRTYPE and
+ * INTSEQ#: interval parts are decoded into the reassembler; other record
+ * types are skipped by their length and counted. An interval record that
+ * ends before it starts, or lasts longer than max_interval, is damaged.
+ * Accounts each PM record's bytes as used, skipped or damaged. */
+#ifndef DISPATCH_H
+#define DISPATCH_H
+
+#include <stdint.h>
+
+#include "core/bytes.h"
+#include "core/diag.h"
+#include "pmim/pmint.h"
+#include "pmim/pmtime.h"
+#include "pmim/reasm.h"
+#include "core/tally.h"
+#include "core/tzone.h"
+
+/* Set the first five, and the zone's three when local times are to be
+ * mapped to UTC; zero the rest. */
+struct pm_stage {
+	const struct pmint *pm;
+	struct reasm *reasm;
+	struct diag *diag;
+	struct tally *tally;
+	int64_t max_interval;     /* stamp units: longer is damage */
+	const struct tzone *zone;  /* NULL: times stay as recorded */
+	int64_t *last_start;       /* by source: the UTC start of its last
+	                              part in this input; INT64_MIN: none */
+	size_t nsources;           /* of last_start */
+	struct date_cache dates;  /* most records repeat the last dates */
+};
+
+/* Forget where each source's stream was: a new input begins. */
+void pm_stage_new_input(struct pm_stage *s);
+
+/* One PM record: rec spans exactly its INTLEN bytes; offset is its file
+ * offset (or the nearest known one, for records inside spanned SMF data). */
+void pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
+                     uint64_t offset);
+
+/* Walk a stream of PM records back to back within buf (e.g. the data of an
+ * RDW record holding PM records); returns bytes consumed. Damage ends the
+ * walk, and the remainder is counted as damaged. */
+size_t pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
+                      uint64_t offset);
+
+#endif

@@ -1,0 +1,229 @@
+/* pmint.c: the #PMINT interval record, bound to copybooks/pmintds.lst.
+ * See pmint.h. The names below are the copybook's; every offset and length
+ * comes from the parsed listing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/layout_text.h"
+#include "pmim/pmint.h"
+
+static pm_status
+need_field(const struct pmint *pm, const char *name, int *index, char *err,
+           size_t errlen)
+{
+	*index = layout_field_index(&pm->lay, name);
+	if (*index < 0) {
+		snprintf(err, errlen, "#PMINTDS: field %s not found", name);
+		return PM_E_LAYOUT;
+	}
+	return PM_OK;
+}
+
+static pm_status
+need_equate(const struct pmint *pm, const char *name, long *value, char *err,
+            size_t errlen)
+{
+	if (!layout_equate(&pm->lay, name, value)) {
+		snprintf(err, errlen, "#PMINTDS: EQU %s not found", name);
+		return PM_E_LAYOUT;
+	}
+	return PM_OK;
+}
+
+/* The fields decoded for each part: every named binary field of the part
+ * with a width a getter can read. The common header is read separately. */
+static void
+build_items(struct pmint *pm)
+{
+	for (size_t i = 0; i < pm->lay.nfields; i++) {
+		const struct cb_field *f = &pm->lay.fields[i];
+		struct pm_item *it;
+
+		if (f->part == 0 || f->length == 0 || f->length > 8 ||
+		    (f->type != 'F' && f->type != 'H' && f->type != 'D' &&
+		     f->type != 'X'))
+			continue;
+		it = &pm->items[f->part][pm->nitems[f->part]++];
+		it->field = (uint16_t)i;
+		it->offset = (uint16_t)f->offset;
+		it->width = (uint8_t)f->length;
+	}
+	for (size_t i = 0; i < pm->lay.nbuckets; i++) {
+		unsigned p = pm->lay.buckets[i].part;
+		pm->buckets[p][pm->nbuckets[p]++] = (uint8_t)i;
+	}
+}
+
+pm_status
+pmint_load(struct pmint *pm, char *err, size_t errlen)
+{
+	pm_status st;
+	long type, version, hdrlen, maxlen;
+
+	memset(pm, 0, sizeof *pm);
+	st = layout_parse(pmintds_listing, &pm->lay, err, errlen);
+	if (st != PM_OK)
+		return st;
+	if ((st = need_field(pm, "INTLEN", &pm->f_len, err, errlen)) ||
+	    (st = need_field(pm, "INTRTYPE", &pm->f_type, err, errlen)) ||
+	    (st = need_field(pm, "INTSEQ#", &pm->f_seq, err, errlen)) ||
+	    (st = need_field(pm, "INTVER#", &pm->f_ver, err, errlen)) ||
+	    (st = need_field(pm, "INTSDATE", &pm->f_sdate, err, errlen)) ||
+	    (st = need_field(pm, "INTSTIME", &pm->f_stime, err, errlen)) ||
+	    (st = need_field(pm, "INTEDATE", &pm->f_edate, err, errlen)) ||
+	    (st = need_field(pm, "INTETIME", &pm->f_etime, err, errlen)) ||
+	    (st = need_equate(pm, "INT$TYPE", &type, err, errlen)) ||
+	    (st = need_equate(pm, "INT$VER", &version, err, errlen)) ||
+	    (st = need_equate(pm, "INTHDRLN", &hdrlen, err, errlen)) ||
+	    (st = need_equate(pm, "INTMXLEN", &maxlen, err, errlen)))
+		return st;
+	pm->interval_type = (unsigned)type;
+	pm->current_version = (unsigned)version;
+	pm->header_len = pm->lay.part_end[0];
+	if (pm->header_len != (size_t)hdrlen) {
+		snprintf(err, errlen, "#PMINTDS: header fields end at %zu, INTHDRLN says %ld",
+		         pm->header_len, hdrlen);
+		return PM_E_LAYOUT;
+	}
+	pm->max_len = (size_t)maxlen;
+	pm->nparts = pm->lay.nparts - 1;
+	if (pm->nparts == 0) {
+		snprintf(err, errlen, "#PMINTDS: no parts (SEQ#=n comments) found");
+		return PM_E_LAYOUT;
+	}
+	for (unsigned p = 1; p <= pm->nparts; p++)
+		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
+		                  pm->lay.part_end[p] : pm->header_len;
+	build_items(pm);
+	return PM_OK;
+}
+
+/* One field by its width: the getters for the usual widths are cheaper
+ * than the general one, and the header is read for every PM record. Each
+ * getter reads the field's own span from its start, so that the compiler
+ * can see its bytes as one big-endian word. */
+static inline bool
+field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
+{
+	const struct cb_field *f = &pm->lay.fields[index];
+	/* the field's bytes, or none when rec is too short for them */
+	struct span fs = span_sub(rec, f->offset, f->length);
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+
+	switch (fs.len) {
+	case 0:
+		return false;
+	case 1:
+		(void)be_u8(fs, 0, &b);
+		*v = b;
+		return true;
+	case 2:
+		(void)be_u16(fs, 0, &h);
+		*v = h;
+		return true;
+	case 4:
+		(void)be_u32(fs, 0, &w);
+		*v = w;
+		return true;
+	default:
+		return be_uint(fs, 0, (unsigned)fs.len, v);
+	}
+}
+
+pm_status
+pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
+{
+	uint64_t len, t;
+
+	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &t))
+		return PM_E_PM_LENGTH;
+	*length = (size_t)len;
+	*type = (unsigned)t;
+	return PM_OK;
+}
+
+pm_status
+pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
+{
+	uint64_t len, type, seq, ver, sdate, stime, edate, etime;
+
+	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &type) ||
+	    !field_u(pm, pm->f_seq, rec, &seq) || !field_u(pm, pm->f_ver, rec, &ver) ||
+	    !field_u(pm, pm->f_sdate, rec, &sdate) ||
+	    !field_u(pm, pm->f_stime, rec, &stime) ||
+	    !field_u(pm, pm->f_edate, rec, &edate) ||
+	    !field_u(pm, pm->f_etime, rec, &etime))
+		return PM_E_SHORT_PART;
+	h->length = (size_t)len;
+	h->type = (unsigned)type;
+	h->seq = (unsigned)seq;
+	h->version = (unsigned)ver;
+	h->sdate = (uint32_t)sdate;
+	h->stime = (uint32_t)stime;
+	h->edate = (uint32_t)edate;
+	h->etime = (uint32_t)etime;
+	return PM_OK;
+}
+
+pm_status
+pm_part_decode(const struct pmint *pm, const struct pm_header *h,
+               struct span rec, uint64_t *values)
+{
+	unsigned p = h->seq;
+
+	if (p == 0 || p > pm->nparts)
+		return PM_E_BAD_SEQUENCE;
+	if (rec.len < pm->part_len[p])
+		return PM_E_SHORT_PART;
+	/* The length check above covers every item. Fullwords and
+	 * doublewords, nearly all of them, come in runs: a loop each, with a
+	 * getter on the item's own span (see field_u); other widths one at a
+	 * time. */
+	for (const struct pm_item *it = pm->items[p], *end = it + pm->nitems[p];
+	     it < end;) {
+		for (; it < end && it->width == 4; it++) {
+			uint32_t w = 0;
+			(void)be_u32(span_sub(rec, it->offset, 4), 0, &w);
+			values[it->field] = w;
+		}
+		for (; it < end && it->width == 8; it++)
+			(void)be_u64(span_sub(rec, it->offset, 8), 0, &values[it->field]);
+		if (it < end && it->width != 4 && it->width != 8) {
+			(void)be_uint(span_sub(rec, it->offset, it->width), 0, it->width,
+			              &values[it->field]);
+			it++;
+		}
+	}
+	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
+}
+
+size_t
+pm_min_len(const struct pmint *pm)
+{
+	return pm->lay.fields[pm->f_seq].offset + 1;
+}
+
+size_t
+pm_peek_len(const struct pmint *pm)
+{
+	return pm->lay.fields[pm->f_ver].offset + 1;
+}
+
+size_t
+pm_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
+{
+	const struct pmint *pm = ctx;
+	struct span s = span_make(p, avail);
+	uint64_t len, type, seq;
+
+	*plausible = false;
+	if (!field_u(pm, pm->f_len, s, &len))
+		return 0;
+	if (avail >= pm_peek_len(pm) && field_u(pm, pm->f_type, s, &type) &&
+	    field_u(pm, pm->f_seq, s, &seq))
+		*plausible = len >= pm_peek_len(pm) && type >= 1 &&
+		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
+	return (size_t)len;
+}

@@ -1,0 +1,85 @@
+/* reasm.h: the three parts of each interval become one interval.
+ *
+ * Intervals are keyed by (source, start, end). Parts may come in any order,
+ * interleaved with other intervals and sources. Intervals are emitted in the
+ * order their first part arrived: an interval at the head of that queue is
+ * emitted as soon as it is complete, or as incomplete once `horizon` more
+ * interval parts have arrived after it (it is far behind the stream and can
+ * no longer be completed), or when the queue holds max_pending intervals.
+ * Memory is fixed at open: nothing is allocated per part. */
+#ifndef REASM_H
+#define REASM_H
+
+#include <stdint.h>
+
+#include "core/bytes.h"
+#include "core/copybook.h"
+#include "core/diag.h"
+#include "pmim/pmint.h"
+#include "core/tally.h"
+
+struct interval {
+	uint32_t source;
+	uint32_t sdate, stime, edate, etime; /* as recorded */
+	int64_t start, end;                  /* stamps, see pmtime.h */
+	unsigned parts;                      /* bit p set: part p present */
+	uint64_t offset;                     /* file offset of its first part */
+	uint64_t v[CB_MAX_FIELDS];           /* field values, by layout index */
+};
+
+typedef void (*interval_fn)(const struct interval *iv, void *ctx);
+
+struct coverage;
+struct tzone;
+
+struct reasm_opts {
+	size_t max_pending;  /* intervals waiting for parts, e.g. 1024 */
+	uint64_t horizon;    /* parts after which a waiting interval is lost;
+	                        0: none, only max_pending bounds the wait */
+	struct coverage *coverage; /* asked before an interval is emitted
+	                        (coverage.h); NULL: every interval is */
+	const struct tzone *zone; /* how messages show times (tzone.h);
+	                        NULL: as recorded */
+};
+
+/* The most max_pending may be: slot numbers are 32-bit, and the index,
+ * twice as large, must be addressable by a 32-bit size_t too. */
+#define REASM_MAX_PENDING (UINT32_MAX / 8)
+
+struct reasm;
+
+/* The bytes reasm_open allocates for max_pending intervals. */
+uint64_t reasm_memory(size_t max_pending);
+
+/* NULL, with *st PM_E_PENDING_MEMORY when the memory max_pending asks for
+ * (more than REASM_MAX_PENDING, or what the system refused) cannot be had,
+ * PM_E_NOMEM when the rest cannot. */
+struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
+                         interval_fn emit, void *ctx, struct diag *d,
+                         struct tally *t, pm_status *st);
+
+/* Take one interval part: h is its header (already read), start and end
+ * its stamps, rec the whole PM record. Decodes the part's fields into the
+ * interval. A part already present is reported as a duplicate (first copy
+ * kept; a part of a waiting interval that has every part starts its next
+ * copy). Returns the status of the part's decoding: PM_E_SHORT_PART or
+ * PM_E_BAD_SEQUENCE (part not taken; the caller reports it), PM_E_LONG_PART
+ * (part taken), or PM_E_DUPLICATE_PART (part dropped; already reported and
+ * counted here, the caller must not report it again). */
+pm_status reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
+                     int64_t start, int64_t end, struct span rec,
+                     uint64_t offset);
+
+/* The field values of the interval the last part went into, valid until
+ * the next call to reasm_part; NULL when that part was not taken. */
+const uint64_t *reasm_values(const struct reasm *r);
+
+/* The whole-set mask of parts, e.g. 0xE for parts 1, 2 and 3. */
+unsigned reasm_all_parts(const struct reasm *r);
+
+/* Emit every interval still waiting, in order (incomplete ones reported). */
+void reasm_finish(struct reasm *r);
+
+void reasm_close(struct reasm *r);
+
+#endif

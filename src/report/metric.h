@@ -1,0 +1,143 @@
+/* metric.h: the counter engine applied to PMIM, one column at a time.
+ *
+ * An interval is one sample window: its figures are already deltas, so a
+ * column's window has dN = the value of N, dD = the value of D, dB = B,
+ * all in the column's clock (rptdef.h), and TB = that clock's ticks per
+ * second. An interval that lacks a part the column reads adds a window
+ * with no value (counter_acc_add_none): it is counted, and the average
+ * function leaves it out instead of taking it as zero.
+ *
+ * The per-interval path looks nothing up: a column is bound once, for the
+ * bucket of its row, to slots of a frame (metric_bind), and each interval
+ * fills one frame, its fields and virtual fields (@duration, @wait_time,
+ * ...) computed once, for every column to read (metric_frame_set). A
+ * report holds up to METRIC_BATCH frames of one group back and adds them
+ * together: the engine then reads and writes each accumulator once for
+ * all of them (counter_feed_add), which is most of the cost of a report
+ * of many columns.
+ *
+ * Values: the engine's average function (counter_acc_value) decides
+ * whether there is one; the figure written is the same quotient of the
+ * accumulator's integer sums, times the column's unit and scale, rounded
+ * exactly (half up) to the column's decimals, so that no binary fraction
+ * shows in a report and every host prints the same digits. Only when
+ * numerator and denominator do not fit 64 bits is the engine's double
+ * rounded instead. aggregate=total columns (DELTA types) give SUM(dN), the
+ * DELTA calculation over the group taken as one window. */
+#ifndef METRIC_H
+#define METRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/counter.h"
+#include "core/copybook.h"
+#include "pmim/reasm.h"
+#include "report/rptdef.h"
+
+/* Slots of a frame: the fields by layout index, then the virtual fields
+ * by term kind. The slot of kind TERM_FIELD, which no term reads there,
+ * always holds 0. */
+#define METRIC_SLOTS (CB_MAX_FIELDS + TERM_END + 1)
+#define METRIC_ZERO (CB_MAX_FIELDS + TERM_FIELD)
+
+/* Bit 0 of the parts an interval has, which no part sets: its stamps are
+ * valid (start >= 0 and end >= start). */
+#define METRIC_VALID 1u
+
+/* What one interval offers its columns. */
+struct metric_frame {
+	uint64_t x[METRIC_SLOTS];
+	unsigned have;      /* its parts, and METRIC_VALID */
+	uint64_t end;       /* its end stamp: the windows' time order */
+};
+
+/* A column bound to the bucket of its row and to its accumulator in a
+ * group's array of them. When N, D and B are each one term read as it is
+ * (or none: METRIC_ZERO), the usual case, the column is simple: the feed's
+ * slots are N, D and B, and the engine adds it with the other simple ones
+ * (counter_feed_add); otherwise N, D and B are the column's references,
+ * read term by term. The feed's need is the parts the column reads (bits
+ * 1..7) and METRIC_VALID. first_start and last_end read @start and @end,
+ * valid or not. */
+struct metric_cell {
+	struct counter_feed feed;
+	const struct rpt_column *col;
+	const struct cb_bucket *bucket; /* of its row, or NULL */
+	enum counter_type type; /* the accumulator's (metric_acc_type) */
+	bool simple;
+};
+
+/* The type the column's accumulator holds: the column's, or ELAPSED_TIME
+ * over @start and @end for first_start and last_end. 0 .. CT_COUNT-1, or
+ * CT_UNKNOWN for text columns that keep no figures. */
+enum counter_type metric_acc_type(const struct rpt_column *c);
+
+/* Bind column c for the row of bucket (-1 for none; a column that names
+ * its own bucket uses that one) to accumulator acc of a group. *uses gets
+ * the virtual fields it reads (bit per term kind), for metric_frame_set. */
+void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
+                 const struct layout *lay, int bucket, size_t acc,
+                 unsigned *uses);
+
+/* Fill f from iv: its fields, and the virtual fields in uses. */
+void metric_frame_set(struct metric_frame *f, const struct layout *lay,
+                      const struct interval *iv, unsigned uses);
+
+/* What an interval adds to a group's accumulators: the bound columns,
+ * the simple ones as the engine's feeds, added in one call. */
+struct metric_adder {
+	struct counter_feed *feeds;
+	struct metric_cell *cells;      /* the others */
+	size_t nfeeds, ncells;
+};
+
+/* Room for capacity columns; false when out of memory. */
+bool metric_adder_init(struct metric_adder *a, size_t capacity);
+void metric_adder_put(struct metric_adder *a, const struct metric_cell *cell);
+/* After the last put: the feeds in the order the engine adds fastest. */
+void metric_adder_ready(struct metric_adder *a);
+void metric_adder_free(struct metric_adder *a);
+
+/* Frames a caller may hold back and add together (metric_add): enough
+ * to read and write each accumulator once for several intervals. */
+#define METRIC_BATCH 16
+
+/* Add the intervals of n frames (at most METRIC_BATCH) to a group's
+ * accumulators, each as the window of each column. */
+void metric_add(struct counter_acc *accs, const struct metric_adder *a,
+                const struct metric_frame *f, size_t n);
+
+/* Start the group's accumulators anew (a row of one interval). */
+void metric_restart(struct counter_acc *accs, const struct metric_adder *a);
+
+/* What metric_format needs of a column, in a few bytes: a row formats
+ * every column, and the columns themselves are large. */
+struct metric_fmt {
+	const struct rpt_column *col;
+	uint64_t scale_num, scale_den;
+	unsigned decimals;
+	bool total;
+	bool figure;        /* a counter column, not a text one */
+};
+
+void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
+
+/* The column's figure, formatted into out (FMTNUM_MAX bytes); 0 when it
+ * has no value. */
+size_t metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
+                     char *out);
+
+/* What metric_format writes of a fresh accumulator after metric_add of
+ * the frame's interval alone, without the accumulator: the figure of a
+ * row of one interval, for the column bound to cell. */
+size_t metric_format_frame(const struct metric_fmt *f,
+                           const struct metric_cell *cell,
+                           const struct metric_frame *fr, char *out);
+
+/* The column's value as a double (for ranking); PM_E_NO_VALUE when none. */
+pm_status metric_value(const struct rpt_column *c, const struct counter_acc *acc,
+                       double *out);
+
+#endif

@@ -1,0 +1,740 @@
+/* report.c: a report definition run over intervals. See report.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmtnum.h"
+#include "report/metric.h"
+#include "pmim/pmtime.h"
+#include "report/report.h"
+
+#define CELL_MAX 80   /* a source name, a description or a number */
+#define INDEX_MIN 1024
+
+struct group {
+	uint32_t source;
+	int64_t period;
+	size_t acc;       /* its first accumulator */
+};
+
+enum { SOURCE_UNKNOWN, SOURCE_KEPT, SOURCE_LEFT_OUT };
+
+struct report {
+	const struct rpt_def *def;
+	const struct layout *lay;
+	const struct sources *src;
+	struct report_opts o;
+	struct rowsink *sink;
+	struct diag *diag;
+	unsigned all_parts;
+	bool keyed;            /* source and period columns lead each row */
+	bool stream;           /* rows as intervals come, no groups */
+	size_t nrows;          /* rows per group: 1, or one per bucket */
+	size_t top_base;       /* accumulators of a group: rows x columns, */
+	size_t hidden;         /* then buckets x top columns, then hidden */
+	size_t stride;
+	enum counter_type *types;     /* accumulator type of each column */
+	enum counter_type *top_types;
+	struct rpt_column incomplete; /* the hidden column: @incomplete */
+	/* what an interval adds: every accumulator of a group that keeps
+	 * figures, bound to its column and row */
+	struct metric_adder adder;
+	/* a streamed row's figures, rows x columns: each the frame's interval
+	 * alone, formatted without an accumulator */
+	struct metric_cell *direct;
+	unsigned uses;         /* virtual fields the bound columns read */
+	/* intervals held back, to be added together to the group whose
+	 * first accumulator is batch_acc (an offset: accs may move) */
+	struct metric_frame frames[METRIC_BATCH];
+	size_t nframes, batch_acc;
+	struct counter_acc *blank; /* a new group's accumulators */
+	/* the columns written */
+	struct sink_column *out;
+	size_t nout;
+	char (*top_names)[RPT_NAME_MAX + 8];
+	struct sink_cell *cells;
+	char *cell_text;       /* a row's cells, one after the other, so that
+	                          a row touches few cache lines */
+	struct metric_fmt *fmt, *top_fmt; /* of each column */
+	/* groups, and their index by (source, period) */
+	struct group *groups;
+	size_t ngroups, cap;
+	struct counter_acc *accs;
+	uint32_t *index;       /* group + 1; 0 is empty */
+	size_t index_size;     /* a power of two */
+	struct counter_acc *scratch;  /* the one group of a streamed row: only
+	                                 its bound accumulators are used */
+	/* selection */
+	uint8_t *source_state;
+	uint64_t left_out;     /* intervals of groups beyond --max-groups */
+	/* intervals offered, and those each selection alone would keep: what
+	 * matched nothing, when nothing is reported */
+	uint64_t offered, of_sources, in_period, complete, passed;
+	/* what was reported */
+	uint64_t intervals, incomplete_count;
+	int64_t first_start, last_end;
+};
+
+const char *
+report_by_name(enum report_by by)
+{
+	static const char *const names[] = { "total", "day", "hour", "interval" };
+	return names[by];
+}
+
+/* A new group's accumulators, made once for every group to copy. */
+static void
+init_accs(const struct report *r, struct counter_acc *a)
+{
+	const struct rpt_def *def = r->def;
+
+	for (size_t row = 0; row < r->nrows; row++)
+		for (size_t c = 0; c < def->ncols; c++)
+			counter_acc_init(&a[row * def->ncols + c], r->types[c]);
+	for (size_t b = 0; b < r->lay->nbuckets && def->ntop; b++)
+		for (size_t k = 0; k < def->ntop; k++)
+			counter_acc_init(&a[r->top_base + b * def->ntop + k], r->top_types[k]);
+	counter_acc_init(&a[r->hidden], r->incomplete.type);
+}
+
+static void
+bind(struct report *r, size_t acc, const struct rpt_column *c, int bucket)
+{
+	struct metric_cell cell;
+
+	metric_bind(&cell, c, r->lay, bucket, acc, &r->uses);
+	metric_adder_put(&r->adder, &cell);
+}
+
+/* Every accumulator that keeps figures, bound to its column and row. */
+static void
+bind_all(struct report *r)
+{
+	const struct rpt_def *def = r->def;
+
+	for (size_t row = 0; row < r->nrows; row++)
+		for (size_t c = 0; c < def->ncols; c++) {
+			size_t acc = row * def->ncols + c;
+			int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
+
+			if (r->types[c] == CT_UNKNOWN)
+				continue;
+			if (r->stream && r->fmt[c].figure)
+				metric_bind(&r->direct[acc], &def->cols[c], r->lay,
+				            bucket, acc, &r->uses);
+			else
+				bind(r, acc, &def->cols[c], bucket);
+		}
+	for (size_t b = 0; b < r->lay->nbuckets && def->ntop; b++)
+		for (size_t k = 0; k < def->ntop; k++)
+			if (r->top_types[k] != CT_UNKNOWN)
+				bind(r, r->top_base + b * def->ntop + k, &def->top_cols[k],
+				     (int)b);
+	bind(r, r->hidden, &r->incomplete, -1);
+	metric_adder_ready(&r->adder);
+}
+
+/* Add the intervals held back to their group. */
+static void
+flush(struct report *r)
+{
+	if (r->nframes > 0)
+		metric_add(&r->accs[r->batch_acc], &r->adder, r->frames, r->nframes);
+	r->nframes = 0;
+}
+
+/* Add iv to the group whose accumulators start at acc, held back until
+ * the batch is full or an interval of another group comes. */
+static void
+add_interval(struct report *r, size_t acc, const struct interval *iv)
+{
+	if (r->nframes > 0 && acc != r->batch_acc)
+		flush(r);
+	r->batch_acc = acc;
+	metric_frame_set(&r->frames[r->nframes++], r->lay, iv, r->uses);
+	if (r->nframes == METRIC_BATCH)
+		flush(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Rows */
+
+/* A time as recorded, or with a zone, local with its UTC offset. */
+static size_t
+put_stamp(const struct report *r, char *out, int64_t stamp)
+{
+	char text[TZONE_TEXT];
+	size_t n;
+
+	tzone_format(r->o.zone, stamp, text);
+	n = strlen(text);
+	memcpy(out, text, n);
+	return n;
+}
+
+static size_t
+put_text(char *out, const char *s)
+{
+	size_t n = strnlen(s, CELL_MAX);
+	memcpy(out, s, n);
+	return n;
+}
+
+/* The cell of a text column. */
+static size_t
+text_cell(const struct report *r, const struct rpt_column *c,
+          const struct counter_acc *acc, uint32_t source,
+          const struct interval *iv, int bucket, char *out)
+{
+	size_t n = 0;
+
+	switch (c->text) {
+	case TEXT_SOURCE: return put_text(out, sources_name(r->src, source));
+	case TEXT_START: return put_stamp(r, out, iv->start);
+	case TEXT_END: return put_stamp(r, out, iv->end);
+	case TEXT_PARTS:
+		for (unsigned p = 1; p < 8; p++)
+			if (iv->parts & (1u << p))
+				out[n++] = (char)('0' + p);
+		return n;
+	case TEXT_BUCKET: return put_text(out, r->lay->buckets[bucket].label);
+	case TEXT_DESCRIPTION: return put_text(out, r->lay->buckets[bucket].desc);
+	case TEXT_FIRST_START:
+	case TEXT_LAST_END:
+		if (acc->windows == acc->no_value)
+			return 0;
+		return put_stamp(r, out, (int64_t)(c->text == TEXT_FIRST_START
+		                                 ? acc->min_n : acc->max_d));
+	case TEXT_PERIOD_START:
+	case TEXT_PERIOD_END:
+	case TEXT_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* Cell i of the row: the n bytes at t. Returns where the next cell's text
+ * goes: a row's cells lie one after the other. */
+static char *
+end_cell(struct report *r, size_t i, char *t, size_t n)
+{
+	r->cells[i] = (struct sink_cell){ t, n };
+	return t + n;
+}
+
+/* The cell of a column, formatted at t. */
+static char *
+set_cell(struct report *r, size_t i, const struct metric_fmt *f,
+         const struct counter_acc *acc, uint32_t source,
+         const struct interval *iv, int bucket, char *t)
+{
+	const struct rpt_column *c = f->col;
+
+	return end_cell(r, i, t, f->figure ? metric_format(f, acc, t)
+	                : text_cell(r, c, acc, source, iv,
+	                            c->bucket >= 0 ? c->bucket : bucket, t));
+}
+
+/* The buckets of a group by the top block's ranking column, largest
+ * first; buckets without a value last; ties in copybook order. */
+static void
+rank_buckets(const struct report *r, const struct counter_acc *a, size_t *order)
+{
+	const struct rpt_def *def = r->def;
+	size_t nb = r->lay->nbuckets;
+	double v[CB_MAX_BUCKETS];
+
+	for (size_t b = 0; b < nb; b++) {
+		if (metric_value(&def->top_cols[def->top_by],
+		                 &a[r->top_base + b * def->ntop + def->top_by], &v[b]) != PM_OK)
+			v[b] = -INFINITY;
+		order[b] = b;
+		/* insertion: stable, and nb is small */
+		for (size_t i = b; i > 0 && v[order[i]] > v[order[i - 1]]; i--) {
+			size_t t = order[i];
+			order[i] = order[i - 1];
+			order[i - 1] = t;
+		}
+	}
+}
+
+static int64_t
+period_length(enum report_by by)
+{
+	return by == BY_DAY ? PM_UNITS_PER_DAY : 3600 * PM_UNITS_PER_SECOND;
+}
+
+/* The start of the hour or day t is in: a local one with a zone (in an
+ * hour the clock repeated, the copy t is in). */
+static int64_t
+period_start(const struct report *r, int64_t t)
+{
+	int64_t len = period_length(r->o.by), local = tzone_local(r->o.zone, t);
+	int64_t at = local - ((local % len) + len) % len, utc[2];
+	unsigned n;
+
+	if (!r->o.zone)
+		return at;
+	n = tzone_to_utc(r->o.zone, at, utc);
+	return n == 2 && utc[1] <= t ? utc[1] : utc[0];
+}
+
+/* The end of the period that starts at start: a local day may be 23 or 25
+ * hours long. */
+static int64_t
+period_end(const struct report *r, int64_t start)
+{
+	int64_t utc[2];
+
+	if (!r->o.zone || r->o.by != BY_DAY)
+		return start + period_length(r->o.by);
+	(void)tzone_to_utc(r->o.zone, tzone_local(r->o.zone, start) + PM_UNITS_PER_DAY, utc);
+	return utc[0];
+}
+
+/* Write a group's rows; iv is the interval of a streamed row. */
+static void
+emit(struct report *r, uint32_t source, int64_t period, const struct interval *iv,
+     const struct counter_acc *a)
+{
+	const struct rpt_def *def = r->def;
+	bool marked = a[r->hidden].sum_n > 0;
+	size_t order[CB_MAX_BUCKETS];
+
+	if (def->ntop)
+		rank_buckets(r, a, order);
+	for (size_t row = 0; row < r->nrows; row++) {
+		int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
+		size_t i = 0;
+		char *t = r->cell_text;
+
+		if (r->keyed) {
+			t = end_cell(r, i++, t, put_text(t, sources_name(r->src, source)));
+			if (r->o.by != BY_TOTAL) {
+				int64_t end = r->o.by == BY_INTERVAL ? iv->end
+				              : period_end(r, period);
+				t = end_cell(r, i++, t, put_stamp(r, t, period));
+				t = end_cell(r, i++, t, put_stamp(r, t, end));
+			}
+		}
+		for (size_t c = 0; c < def->ncols; c++, i++)
+			if (r->stream && r->fmt[c].figure)
+				t = end_cell(r, i, t, metric_format_frame(&r->fmt[c],
+				             &r->direct[row * def->ncols + c], &r->frames[0], t));
+			else
+				t = set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c],
+				             source, iv, bucket, t);
+		for (unsigned k = 0; k < def->top_n && k < r->lay->nbuckets; k++)
+			for (size_t c = 0; c < def->ntop; c++, i++)
+				t = set_cell(r, i, &r->top_fmt[c],
+				             &a[r->top_base + order[k] * def->ntop + c], source,
+				             iv, (int)order[k], t);
+		r->sink->row(r->sink, r->cells, marked);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Groups */
+
+static size_t
+slot_of(const struct report *r, uint32_t source, int64_t period)
+{
+	uint64_t h = ((uint64_t)source * UINT64_C(0x9E3779B97F4A7C15)) ^ (uint64_t)period;
+
+	h ^= h >> 31;
+	h *= UINT64_C(0xBF58476D1CE4E5B9);
+	h ^= h >> 29;
+	return (size_t)h & (r->index_size - 1);
+}
+
+static void
+index_put(struct report *r, size_t g)
+{
+	size_t s = slot_of(r, r->groups[g].source, r->groups[g].period);
+
+	while (r->index[s])
+		s = (s + 1) & (r->index_size - 1);
+	r->index[s] = (uint32_t)(g + 1);
+}
+
+/* Room for one more group: the arrays double, the index stays under half
+ * full. */
+static bool
+grow(struct report *r)
+{
+	if (r->ngroups == r->cap) {
+		size_t cap = r->cap * 2;
+		struct group *g = realloc(r->groups, cap * sizeof *g);
+		if (!g)
+			return false;
+		r->groups = g;
+		struct counter_acc *a = realloc(r->accs, cap * r->stride * sizeof *a);
+		if (!a)
+			return false;
+		r->accs = a;
+		r->cap = cap;
+	}
+	if ((r->ngroups + 1) * 2 > r->index_size) {
+		uint32_t *idx = calloc(r->index_size * 2, sizeof *idx);
+		if (!idx)
+			return false;
+		free(r->index);
+		r->index = idx;
+		r->index_size *= 2;
+		for (size_t g = 0; g < r->ngroups; g++)
+			index_put(r, g);
+	}
+	return true;
+}
+
+/* The first accumulator of (source, period), an offset into accs; false
+ * when the group would pass --max-groups or memory ran out (reported
+ * once). */
+static bool
+find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
+{
+	size_t s = slot_of(r, source, period);
+
+	for (; r->index[s]; s = (s + 1) & (r->index_size - 1)) {
+		struct group *g = &r->groups[r->index[s] - 1];
+		if (g->source == source && g->period == period) {
+			*acc = g->acc;
+			return true;
+		}
+	}
+	if ((r->ngroups + 1) * r->nrows > r->o.max_groups || !grow(r)) {
+		if (r->left_out++ == 0)
+			diag_at(r->diag, (r->ngroups + 1) * r->nrows > r->o.max_groups
+			        ? PM_E_GROUP_LIMIT : PM_E_NOMEM, DIAG_NO_OFFSET,
+			        "%zu rows held; intervals of further groups are left out",
+			        r->ngroups * r->nrows);
+		return false;
+	}
+	struct group *g = &r->groups[r->ngroups];
+	*g = (struct group){ source, period, r->ngroups * r->stride };
+	index_put(r, r->ngroups++);
+	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
+	*acc = g->acc;
+	return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Intervals */
+
+static bool
+source_selected(struct report *r, uint32_t source)
+{
+	if (r->o.nsources == 0)
+		return true;
+	if (source >= r->o.max_sources)
+		return false;
+	if (r->source_state[source] == SOURCE_UNKNOWN) {
+		const char *name = sources_name(r->src, source);
+		r->source_state[source] = SOURCE_LEFT_OUT;
+		for (size_t i = 0; i < r->o.nsources; i++)
+			if (strcmp(name, r->o.sources[i]) == 0)
+				r->source_state[source] = SOURCE_KEPT;
+	}
+	return r->source_state[source] == SOURCE_KEPT;
+}
+
+void
+report_interval(const struct interval *iv, void *ctx)
+{
+	struct report *r = ctx;
+	bool complete = (iv->parts & r->all_parts) == r->all_parts;
+	bool in_period = iv->start >= r->o.from && iv->start < r->o.to;
+	bool of_source = source_selected(r, iv->source);
+	int64_t period = 0;
+	size_t acc;
+
+	r->offered++;
+	r->of_sources += of_source;
+	r->in_period += in_period;
+	r->complete += complete;
+	if ((r->o.complete_only && !complete) || !in_period || !of_source)
+		return;
+	r->passed++;
+	if (r->stream) {
+		/* a row of its own, written now */
+		metric_restart(r->scratch, &r->adder);
+		metric_frame_set(&r->frames[0], r->lay, iv, r->uses);
+		metric_add(r->scratch, &r->adder, r->frames, 1);
+	} else {
+		if (r->o.by == BY_DAY || r->o.by == BY_HOUR)
+			period = period_start(r, iv->start);
+		if (!find_group(r, iv->source, period, &acc))
+			return;
+		add_interval(r, acc, iv);
+	}
+	if (r->intervals == 0 || iv->start < r->first_start)
+		r->first_start = iv->start;
+	if (r->intervals == 0 || iv->end > r->last_end)
+		r->last_end = iv->end;
+	r->intervals++;
+	r->incomplete_count += !complete;
+	if (r->stream)
+		emit(r, iv->source, iv->start, iv, r->scratch);
+}
+
+/* Add to the n bytes of out (cap in all) what fmt says; n grows by what
+ * was added, and stays below cap. */
+static size_t
+append(char *out, size_t cap, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static size_t
+append(char *out, size_t cap, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (n + 1 >= cap)
+		return n;
+	va_start(ap, fmt);
+	k = vsnprintf(out + n, cap - n, fmt, ap);
+	va_end(ap);
+	return k < 0 ? n : n + (size_t)k < cap ? n + (size_t)k : cap - 1;
+}
+
+bool
+report_what_matched_nothing(const struct report *r, char *out, size_t cap)
+{
+	const struct report_opts *o = &r->o;
+	bool from = o->from != INT64_MIN, to = o->to != INT64_MAX;
+	/* the selections that matched nothing on their own */
+	bool source = r->of_sources == 0, period = r->in_period == 0,
+	     complete = o->complete_only && r->complete == 0;
+	char stamp[20];
+	size_t n;
+
+	if (r->offered == 0 || r->passed > 0)
+		return false;
+	if (!source && !period && !complete) {
+		/* each kept some: together they matched nothing */
+		source = o->nsources > 0;
+		period = from || to;
+		complete = o->complete_only;
+	}
+	n = append(out, cap, 0, "no%s interval", complete ? " complete" : "");
+	for (size_t i = 0; source && i < o->nsources; i++)
+		n = append(out, cap, n, "%s%s", i ? ", " : o->nsources > 1 ?
+		           " of sources " : " of source ", o->sources[i]);
+	if (period) {
+		n = append(out, cap, n, " starting %s", !from ? "before" :
+		           to ? "between" : "at or after");
+		if (from) {
+			stamp_format(o->from, stamp);
+			n = append(out, cap, n, " --from=%s%s", stamp, to ? " and" : "");
+		}
+		if (to) {
+			stamp_format(o->to, stamp);
+			append(out, cap, n, " --to=%s", stamp);
+		}
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Open and finish */
+
+static void
+out_column(struct report *r, const char *name, const char *heading,
+           bool numeric, bool key, unsigned width, unsigned rank)
+{
+	r->out[r->nout++] = (struct sink_column){ name, heading, numeric, key,
+	                                          width, rank };
+}
+
+/* The columns written: the group key, the definition's columns, then the
+ * top block's columns for each rank ("top1_bucket", ...). Leading text
+ * columns are keys for the text format's panels. */
+static void
+build_out(struct report *r)
+{
+	static const char *const key_names[] = { "source", "period_start", "period_end" };
+	const struct rpt_def *def = r->def;
+	bool leading = true;
+
+	if (r->keyed)
+		for (size_t i = 0; i < (r->o.by == BY_TOTAL ? 1u : 3u); i++)
+			out_column(r, key_names[i], key_names[i], false, true, 0, 0);
+	for (size_t c = 0; c < def->ncols; c++) {
+		const struct rpt_column *col = &def->cols[c];
+		leading = leading && col->text != TEXT_NONE;
+		out_column(r, col->name, col->heading, col->text == TEXT_NONE, leading,
+		           col->width, 0);
+	}
+	for (unsigned k = 0; k < def->top_n && k < r->lay->nbuckets; k++)
+		for (size_t c = 0; c < def->ntop; c++) {
+			char *n = r->top_names[k * def->ntop + c];
+			snprintf(n, RPT_NAME_MAX + 8, "top%u_%s", k + 1, def->top_cols[c].name);
+			out_column(r, n, def->top_cols[c].heading,
+			           def->top_cols[c].text == TEXT_NONE, false,
+			           def->top_cols[c].width, k + 1);
+		}
+}
+
+static void
+hidden_column(struct report *r)
+{
+	struct rpt_column *c = &r->incomplete;
+
+	memset(c, 0, sizeof *c);
+	strcpy(c->name, "@incomplete");
+	c->type = counter_type_by_name("PERF_COUNTER_LARGE_DELTA");
+	c->total = c->has_n = true;
+	c->n.nterms = 1;
+	c->n.terms[0] = (struct rpt_term){ TERM_INCOMPLETE, -1, 1 };
+	c->bucket = -1;
+	c->scale_num = c->scale_den = 1;
+}
+
+struct report *
+report_open(const struct rpt_def *def, const struct pmint *pm,
+            const struct sources *src, const struct report_opts *o,
+            struct rowsink *sink, struct diag *d, pm_status *st)
+{
+	struct report *r = calloc(1, sizeof *r);
+	size_t top_out = (size_t)def->top_n * def->ntop, nout;
+	bool adder;
+
+	*st = PM_E_NOMEM;
+	if (!r)
+		return NULL;
+	r->def = def;
+	r->lay = &pm->lay;
+	r->src = src;
+	r->o = *o;
+	r->sink = sink;
+	r->diag = d;
+	r->all_parts = ((1u << (pm->nparts + 1)) - 1) & ~1u;
+	r->keyed = def->rows != ROWS_INTERVAL;
+	r->stream = def->rows == ROWS_INTERVAL || o->by == BY_INTERVAL;
+	r->nrows = def->rows == ROWS_BUCKET ? r->lay->nbuckets : 1;
+	r->top_base = r->nrows * def->ncols;
+	r->hidden = r->top_base + (def->ntop ? r->lay->nbuckets * def->ntop : 0);
+	r->stride = r->hidden + 1;
+	hidden_column(r);
+	nout = 3 + def->ncols + top_out;
+	r->types = calloc(def->ncols + 1, sizeof *r->types);
+	r->top_types = calloc(def->ntop + 1, sizeof *r->top_types);
+	r->out = calloc(nout, sizeof *r->out);
+	r->top_names = calloc(top_out + 1, sizeof *r->top_names);
+	r->cells = calloc(nout, sizeof *r->cells);
+	r->cell_text = calloc(nout, CELL_MAX);
+	r->fmt = calloc(def->ncols + 1, sizeof *r->fmt);
+	r->top_fmt = calloc(def->ntop + 1, sizeof *r->top_fmt);
+	r->source_state = calloc(o->max_sources, 1);
+	r->cap = r->stream ? 1 : 64;
+	r->groups = malloc(r->cap * sizeof *r->groups);
+	r->accs = malloc(r->cap * r->stride * sizeof *r->accs);
+	r->index_size = INDEX_MIN;
+	r->index = calloc(r->index_size, sizeof *r->index);
+	adder = metric_adder_init(&r->adder, r->stride);
+	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
+	r->blank = calloc(r->stride, sizeof *r->blank);
+	if (!r->types || !r->top_types || !r->out || !r->top_names || !r->cells ||
+	    !r->cell_text || !r->fmt || !r->top_fmt || !r->source_state ||
+	    !r->groups || !r->accs || !r->index ||
+	    !adder || !r->direct || !r->blank) {
+		report_close(r);
+		return NULL;
+	}
+	r->scratch = r->accs;
+	for (size_t c = 0; c < def->ncols; c++) {
+		r->types[c] = metric_acc_type(&def->cols[c]);
+		metric_fmt_bind(&r->fmt[c], &def->cols[c]);
+	}
+	for (size_t c = 0; c < def->ntop; c++) {
+		r->top_types[c] = metric_acc_type(&def->top_cols[c]);
+		metric_fmt_bind(&r->top_fmt[c], &def->top_cols[c]);
+	}
+	init_accs(r, r->blank);
+	bind_all(r);
+	build_out(r);
+	if ((*st = sink->begin(sink, r->out, r->nout, def->layout == LAYOUT_FORM)) != PM_OK) {
+		report_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct sort_key {
+	const char *name;
+	int64_t period;
+	size_t group;
+};
+
+static int
+by_source_then_period(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return (x->period > y->period) - (x->period < y->period);
+}
+
+pm_status
+report_finish(struct report *r, struct report_meta *m)
+{
+	struct sort_key *keys = NULL;
+
+	flush(r);
+	if (r->ngroups) {
+		keys = malloc(r->ngroups * sizeof *keys);
+		if (!keys)
+			return PM_E_NOMEM;
+		for (size_t g = 0; g < r->ngroups; g++)
+			keys[g] = (struct sort_key){ sources_name(r->src, r->groups[g].source),
+			                             r->groups[g].period, g };
+		qsort(keys, r->ngroups, sizeof *keys, by_source_then_period);
+		for (size_t i = 0; i < r->ngroups; i++) {
+			const struct group *g = &r->groups[keys[i].group];
+			emit(r, g->source, g->period, NULL, &r->accs[g->acc]);
+		}
+		free(keys);
+	}
+	m->any_interval = r->intervals > 0;
+	m->first_start = r->first_start;
+	m->zone = r->o.zone;
+	m->last_end = r->last_end;
+	m->intervals = r->intervals;
+	m->incomplete = r->incomplete_count;
+	m->grouping = r->def->rows == ROWS_INTERVAL ? "interval" : report_by_name(r->o.by);
+	if (r->left_out)
+		diag_at(r->diag, PM_E_GROUP_LIMIT, DIAG_NO_OFFSET,
+		        "%llu intervals left out of the report",
+		        (unsigned long long)r->left_out);
+	return r->sink->end(r->sink, m);
+}
+
+void
+report_close(struct report *r)
+{
+	if (!r)
+		return;
+	free(r->types);
+	free(r->top_types);
+	free(r->out);
+	free(r->top_names);
+	free(r->cells);
+	free(r->cell_text);
+	free(r->fmt);
+	free(r->top_fmt);
+	free(r->source_state);
+	free(r->groups);
+	free(r->accs);
+	free(r->index);
+	metric_adder_free(&r->adder);
+	free(r->direct);
+	free(r->blank);
+	free(r);
+}

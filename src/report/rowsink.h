@@ -1,0 +1,51 @@
+/* rowsink.h: where report rows go. The report hands a writer its columns
+ * once, then rows of formatted cells, then what the title block needs;
+ * the writer (csvout.c, textout.c) decides how they look. */
+#ifndef ROWSINK_H
+#define ROWSINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+
+struct sink_column {
+	const char *name;     /* CSV header: the contract */
+	const char *heading;  /* text format heading */
+	bool numeric;         /* right-aligned, never quoted */
+	bool key;             /* leads the row: repeated on every text panel */
+	unsigned width;       /* least width in the text format; 0: the data's */
+	unsigned rank;        /* of a "top" block: 1..N; 0 otherwise */
+};
+
+/* A cell: n bytes at s; n == 0 is an empty (undefined) field. */
+struct sink_cell {
+	const char *s;
+	size_t n;
+};
+
+/* What the title block of the text format says. */
+struct report_meta {
+	const char *name, *title, *description;
+	const char *const *inputs;  /* file names; "-" is standard input */
+	size_t ninputs;
+	const char *grouping;       /* "by hour", "total", ... */
+	bool any_interval;
+	int64_t first_start, last_end; /* of the intervals reported */
+	const struct tzone *zone;   /* theirs (tzone.h); NULL: as recorded */
+	uint64_t intervals, incomplete;
+	const char *run_time;       /* "YYYY-MM-DD HH:MM:SS" */
+};
+
+struct rowsink {
+	pm_status (*begin)(struct rowsink *s, const struct sink_column *cols,
+	                   size_t ncols, bool form);
+	/* marked: the row includes incomplete intervals */
+	void (*row)(struct rowsink *s, const struct sink_cell *cells, bool marked);
+	/* Write what is still held; PM_E_WRITE when a write failed. */
+	pm_status (*end)(struct rowsink *s, const struct report_meta *m);
+	void (*close)(struct rowsink *s);
+};
+
+#endif

@@ -1,0 +1,743 @@
+/* rptdef.c: report definitions. See rptdef.h and reports/README.md. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gcd.h"
+#include "pmim/pmtime.h"
+#include "report/rptdef.h"
+
+#define LINE_MAX_TOKENS 16
+#define TOKEN_MAX 256
+
+struct parser {
+	struct rpt_def *def;
+	const struct layout *lay;
+	const char *file;
+	unsigned line;
+	char *err;
+	size_t errlen;
+	enum { BLOCK_NONE, BLOCK_EACH, BLOCK_TOP } block;
+	struct rpt_column tmpl[RPT_MAX_COLUMNS / 8]; /* columns of an each block */
+	size_t ntmpl;
+	char top_by[RPT_NAME_MAX];
+	bool seen_column;
+	bool seen_top;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static pm_status
+fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(p->err, p->errlen, "%s:%u: ", p->file, p->line);
+
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return PM_E_DEFINITION;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Names of things */
+
+struct name_value {
+	const char *name;
+	int value;
+};
+
+static int
+lookup(const struct name_value *t, const char *name)
+{
+	for (; t->name; t++)
+		if (strcmp(t->name, name) == 0)
+			return t->value;
+	return -1;
+}
+
+static const struct name_value rows_names[] = {
+	{ "group", ROWS_GROUP }, { "bucket", ROWS_BUCKET },
+	{ "interval", ROWS_INTERVAL }, { NULL, 0 }
+};
+
+static const struct name_value layout_names[] = {
+	{ "table", LAYOUT_TABLE }, { "form", LAYOUT_FORM }, { NULL, 0 }
+};
+
+static const struct name_value text_names[] = {
+	{ "source", TEXT_SOURCE }, { "start", TEXT_START }, { "end", TEXT_END },
+	{ "parts", TEXT_PARTS }, { "bucket", TEXT_BUCKET },
+	{ "description", TEXT_DESCRIPTION }, { "first_start", TEXT_FIRST_START },
+	{ "last_end", TEXT_LAST_END }, { NULL, 0 }
+};
+
+/* Virtual fields: what they read, and their clock (ticks per second; 0
+ * for counts). */
+static const struct {
+	const char *name;
+	enum rpt_term_kind kind;
+	uint64_t tps;
+} virtuals[] = {
+	{ "@duration", TERM_DURATION, PM_UNITS_PER_SECOND },
+	{ "@interval", TERM_INTERVAL, 0 },
+	{ "@complete", TERM_COMPLETE, 0 },
+	{ "@incomplete", TERM_INCOMPLETE, 0 },
+	{ "@wait_time", TERM_WAIT_TIME, PM_UNITS_PER_SECOND },
+	{ "@waits", TERM_WAITS, 0 },
+	{ "@start", TERM_START, PM_UNITS_PER_SECOND },
+	{ "@end", TERM_END, PM_UNITS_PER_SECOND },
+};
+
+static const struct {
+	const char *name;
+	enum rpt_term_kind kind;
+} bucket_terms[] = {
+	{ "%T", TERM_BUCKET_SUM }, { "%H", TERM_BUCKET_HIGH }, { "%#", TERM_BUCKET_COUNT },
+};
+
+static const struct {
+	const char *name;
+	uint64_t per_second;
+} units[] = {
+	{ "s", 1 }, { "ms", 1000 }, { "us", 1000000 },
+};
+
+/* Ticks per second of a copybook unit; 0 for counts, -1 (as uint64) for
+ * fields that are not figures. */
+static uint64_t
+units_tps(enum cb_units u)
+{
+	switch (u) {
+	case CB_UNITS_COUNT: return 0;
+	case CB_UNITS_TIME_E4: return PM_UNITS_PER_SECOND;
+	case CB_UNITS_TIME_E2: return 100;
+	case CB_UNITS_TOD: return TOD_UNITS_PER_SECOND;
+	default: return UINT64_MAX;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Lines into tokens */
+
+/* Split line into at most LINE_MAX_TOKENS tokens: words separated by
+ * blanks; a double-quoted part ("a b") may hold blanks. */
+static int
+tokenize(struct parser *p, char *line, char **tok, size_t *ntok)
+{
+	char *r = line, *w;
+
+	*ntok = 0;
+	for (;;) {
+		while (*r == ' ' || *r == '\t')
+			r++;
+		if (*r == '\0')
+			return 0;
+		if (*ntok == LINE_MAX_TOKENS) {
+			fail(p, "too many words on the line");
+			return -1;
+		}
+		tok[(*ntok)++] = w = r;
+		while (*r && *r != ' ' && *r != '\t') {
+			if (*r == '"') {
+				r++;
+				while (*r && *r != '"')
+					*w++ = *r++;
+				if (*r != '"') {
+					fail(p, "unterminated quote");
+					return -1;
+				}
+				r++;
+			} else {
+				*w++ = *r++;
+			}
+		}
+		if (*r)
+			r++;
+		*w = '\0';
+	}
+}
+
+static int
+parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (uint64_t)(*s - '0')) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 1;
+}
+
+#define SCALE_MAX UINT64_C(1000000000000000000)
+
+/* A scale: "1000", "0.001" or "1/4096": an exact fraction. */
+static int
+parse_scale(const char *s, uint64_t *num, uint64_t *den)
+{
+	char buf[TOKEN_MAX];
+	const char *slash = strchr(s, '/'), *dot = strchr(s, '.');
+	uint64_t n, d = 1;
+
+	if (strlen(s) >= sizeof buf)
+		return 0;
+	if (slash) {
+		memcpy(buf, s, (size_t)(slash - s));
+		buf[slash - s] = '\0';
+		if (!parse_uint(buf, SCALE_MAX, &n) || !parse_uint(slash + 1, SCALE_MAX, &d))
+			return 0;
+	} else if (dot) {
+		size_t whole = (size_t)(dot - s), frac = strlen(dot + 1);
+		if (frac == 0 || frac > 17)
+			return 0;
+		memcpy(buf, s, whole);
+		memcpy(buf + whole, dot + 1, frac + 1);
+		if (!parse_uint(buf, SCALE_MAX, &n))
+			return 0;
+		while (frac--)
+			d *= 10;
+	} else if (!parse_uint(s, SCALE_MAX, &n)) {
+		return 0;
+	}
+	if (n == 0 || d == 0)
+		return 0;
+	*num = n / (uint64_t)gcd(n, d);
+	*den = d / (uint64_t)gcd(n, d);
+	return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Columns */
+
+/* The part mask of every bucket, for @wait_time and @waits. */
+static unsigned
+bucket_parts(const struct layout *lay)
+{
+	unsigned m = 0;
+
+	for (size_t i = 0; i < lay->nbuckets; i++)
+		m |= 1u << lay->buckets[i].part;
+	return m;
+}
+
+/* One term of a reference; *tps is its clock (0: a count). */
+static pm_status
+parse_term(struct parser *p, struct rpt_column *c, const char *s,
+           struct rpt_term *t, uint64_t *tps)
+{
+	memset(t, 0, sizeof *t);
+	t->factor = 1;
+	if (s[0] == '%') {
+		for (size_t i = 0; i < sizeof bucket_terms / sizeof bucket_terms[0]; i++)
+			if (strcmp(s, bucket_terms[i].name) == 0) {
+				t->kind = bucket_terms[i].kind;
+				*tps = t->kind == TERM_BUCKET_COUNT ? 0 : PM_UNITS_PER_SECOND;
+				c->uses_bucket = true;
+				return PM_OK;
+			}
+		return fail(p, "unknown bucket field '%s' (%%T, %%H or %%#)", s);
+	}
+	if (s[0] == '@') {
+		for (size_t i = 0; i < sizeof virtuals / sizeof virtuals[0]; i++)
+			if (strcmp(s, virtuals[i].name) == 0) {
+				t->kind = virtuals[i].kind;
+				*tps = virtuals[i].tps;
+				if (t->kind == TERM_WAIT_TIME || t->kind == TERM_WAITS)
+					c->parts |= bucket_parts(p->lay);
+				return PM_OK;
+			}
+		return fail(p, "unknown virtual field '%s'", s);
+	}
+	int f = layout_field_index(p->lay, s);
+	if (f < 0)
+		return fail(p, "unknown field '%s'", s);
+	const struct cb_field *fd = &p->lay->fields[f];
+	*tps = units_tps(fd->units);
+	if (*tps == UINT64_MAX || fd->length == 0 || fd->part == 0)
+		return fail(p, "field '%s' is not a count or a time", s);
+	t->kind = TERM_FIELD;
+	t->field = f;
+	c->parts |= 1u << fd->part;
+	return PM_OK;
+}
+
+/* "A+B+C" into r; its terms' clocks go into tps[] (kept in the factor
+ * until the column's clock is known). */
+static pm_status
+parse_ref(struct parser *p, struct rpt_column *c, const char *what,
+          const char *s, struct rpt_ref *r)
+{
+	char buf[TOKEN_MAX];
+	char *save = NULL, *term;
+	pm_status st;
+	int kinds = 0; /* bit 0: a count, bit 1: a time */
+
+	if (strlen(s) >= sizeof buf || s[0] == '\0')
+		return fail(p, "%s needs a field", what);
+	strcpy(buf, s);
+	memset(r, 0, sizeof *r);
+	for (term = strtok_r(buf, "+", &save); term; term = strtok_r(NULL, "+", &save)) {
+		uint64_t tps = 0;
+		if (r->nterms == RPT_MAX_TERMS)
+			return fail(p, "%s adds more than %d fields", what, RPT_MAX_TERMS);
+		if ((st = parse_term(p, c, term, &r->terms[r->nterms], &tps)) != PM_OK)
+			return st;
+		r->terms[r->nterms++].factor = tps ? tps : 1;
+		kinds |= tps ? 2 : 1;
+	}
+	if (r->nterms == 0)
+		return fail(p, "%s needs a field", what);
+	if (kinds == 3)
+		return fail(p, "%s adds times and counts: '%s'", what, s);
+	r->time = kinds == 2;
+	return PM_OK;
+}
+
+/* The column's clock is the finest of its times; each time term gets the
+ * factor from its own clock (held in factor until now) to that one. */
+static void
+set_clock(struct rpt_column *c)
+{
+	struct rpt_ref *refs[] = { &c->n, &c->d, &c->b };
+	bool has[] = { c->has_n, c->has_d, c->has_b };
+
+	c->tb = 0;
+	for (size_t i = 0; i < 3; i++)
+		if (has[i] && refs[i]->time)
+			for (unsigned j = 0; j < refs[i]->nterms; j++)
+				if (refs[i]->terms[j].factor > c->tb)
+					c->tb = refs[i]->terms[j].factor;
+	for (size_t i = 0; i < 3; i++)
+		for (unsigned j = 0; has[i] && j < refs[i]->nterms; j++)
+			refs[i]->terms[j].factor = refs[i]->time
+				? c->tb / refs[i]->terms[j].factor : 1;
+}
+
+/* Which of N, D and B a formula reads, and what its value is. */
+static pm_status
+check_type(struct parser *p, struct rpt_column *c)
+{
+	const struct counter_type_info *ti = counter_type_info(c->type);
+	bool want_d = false, want_b = false;
+
+	switch (ti->formula) {
+	case CF_RAW:
+	case CF_DELTA:
+	case CF_MAX:
+		c->value = c->n.time ? VALUE_TICKS : VALUE_NUMBER;
+		break;
+	case CF_RATE:
+		want_d = true;
+		c->value = VALUE_RATE;
+		break;
+	case CF_RATIO:
+		want_d = true;
+		c->value = ti->percent ? VALUE_PERCENT : VALUE_NUMBER;
+		break;
+	case CF_MULTI:
+		want_d = want_b = true;
+		c->value = VALUE_PERCENT;
+		break;
+	case CF_FRACTION:
+	case CF_RAW_FRACTION:
+		want_b = true;
+		c->value = ti->percent ? VALUE_PERCENT : VALUE_NUMBER;
+		break;
+	case CF_AVG_TIMER:
+		want_b = true;
+		c->value = VALUE_SECONDS;
+		break;
+	case CF_ELAPSED:
+		want_d = true;
+		c->value = VALUE_SECONDS;
+		break;
+	case CF_NONE:
+		return fail(p, "counter type %s has no displayable value", ti->name);
+	}
+	if (!c->has_n)
+		return fail(p, "column '%s': %s needs N", c->name, ti->name);
+	if (want_d != c->has_d)
+		return fail(p, "column '%s': %s %s D", c->name, ti->name,
+		            want_d ? "needs" : "takes no");
+	if (want_b != c->has_b)
+		return fail(p, "column '%s': %s %s B", c->name, ti->name,
+		            want_b ? "needs" : "takes no");
+	if (want_d && !c->d.time && ti->formula != CF_RATIO)
+		return fail(p, "column '%s': D of %s must be a time", c->name, ti->name);
+	if (ti->formula == CF_RATIO && ti->percent && !(c->n.time && c->d.time))
+		return fail(p, "column '%s': N and D of %s must be times", c->name, ti->name);
+	if (ti->formula == CF_ELAPSED && !c->n.time)
+		return fail(p, "column '%s': N of %s must be a time", c->name, ti->name);
+	if (ti->formula == CF_AVG_TIMER && (!c->n.time || c->b.time))
+		return fail(p, "column '%s': %s needs a time as N and a count as B",
+		            c->name, ti->name);
+	if (ti->formula == CF_FRACTION && c->n.time != c->b.time)
+		return fail(p, "column '%s': N and B of %s must both be times or both counts",
+		            c->name, ti->name);
+	if (c->total && ti->formula != CF_DELTA)
+		return fail(p, "column '%s': aggregate=total needs a PERF_COUNTER_DELTA type",
+		            c->name);
+	return PM_OK;
+}
+
+static bool
+name_ok(const char *s)
+{
+	if (*s == '\0' || strlen(s) >= RPT_NAME_MAX - CB_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("_#$@%.-", *s)))
+			return false;
+	return true;
+}
+
+/* The keys of a column line, after "column NAME". */
+static pm_status
+parse_column(struct parser *p, char **tok, size_t ntok, struct rpt_column *c)
+{
+	const char *unit = NULL;
+	uint64_t v, scale_num = 1, scale_den = 1;
+	pm_status st;
+	bool counter_keys = false;
+
+	memset(c, 0, sizeof *c);
+	c->bucket = -1;
+	c->type = CT_UNKNOWN;
+	if (ntok < 2)
+		return fail(p, "column needs a name");
+	if (!name_ok(tok[1]))
+		return fail(p, "bad column name '%s'", tok[1]);
+	strcpy(c->name, tok[1]);
+	strcpy(c->heading, tok[1]);
+	for (size_t i = 2; i < ntok; i++) {
+		char *key = tok[i], *val = strchr(key, '=');
+		if (!val)
+			return fail(p, "'%s' is not key=value", key);
+		*val++ = '\0';
+		if (strcmp(key, "type") == 0) {
+			c->type = counter_type_by_name(val);
+			if (c->type == CT_UNKNOWN)
+				return fail(p, "unknown counter type '%s'", val);
+		} else if (strcmp(key, "text") == 0) {
+			int t = lookup(text_names, val);
+			if (t < 0)
+				return fail(p, "unknown text '%s'", val);
+			c->text = (enum rpt_text)t;
+		} else if (strcmp(key, "N") == 0 || strcmp(key, "D") == 0 ||
+		           strcmp(key, "B") == 0) {
+			struct rpt_ref *r = key[0] == 'N' ? &c->n : key[0] == 'D' ? &c->d : &c->b;
+			bool *has = key[0] == 'N' ? &c->has_n : key[0] == 'D' ? &c->has_d : &c->has_b;
+			if ((st = parse_ref(p, c, key, val, r)) != PM_OK)
+				return st;
+			*has = true;
+		} else if (strcmp(key, "aggregate") == 0) {
+			if (strcmp(val, "total") != 0 && strcmp(val, "average") != 0)
+				return fail(p, "unknown aggregate '%s' (average or total)", val);
+			c->total = strcmp(val, "total") == 0;
+		} else if (strcmp(key, "unit") == 0) {
+			unit = val;
+		} else if (strcmp(key, "scale") == 0) {
+			if (!parse_scale(val, &scale_num, &scale_den))
+				return fail(p, "bad scale '%s'", val);
+		} else if (strcmp(key, "decimals") == 0) {
+			if (!parse_uint(val, 9, &v))
+				return fail(p, "decimals must be 0 to 9, not '%s'", val);
+			c->decimals = (unsigned)v;
+		} else if (strcmp(key, "heading") == 0) {
+			if (strlen(val) >= sizeof c->heading)
+				return fail(p, "heading longer than %zu characters", sizeof c->heading - 1);
+			strcpy(c->heading, val);
+			continue;
+		} else if (strcmp(key, "width") == 0) {
+			if (!parse_uint(val, 132, &v))
+				return fail(p, "width must be 0 to 132, not '%s'", val);
+			c->width = (unsigned)v;
+			continue;
+		} else {
+			return fail(p, "unknown key '%s'", key);
+		}
+		if (strcmp(key, "text") != 0)
+			counter_keys = true;
+	}
+	if (c->text != TEXT_NONE) {
+		if (counter_keys)
+			return fail(p, "column '%s': a text column takes only heading= and width=",
+			            c->name);
+		if (c->text == TEXT_BUCKET || c->text == TEXT_DESCRIPTION)
+			c->uses_bucket = true;
+		if ((c->text == TEXT_START || c->text == TEXT_END || c->text == TEXT_PARTS) &&
+		    p->def->rows != ROWS_INTERVAL)
+			return fail(p, "column '%s': text=%s needs 'rows interval'", c->name,
+			            c->text == TEXT_START ? "start" : c->text == TEXT_END ? "end" : "parts");
+		return PM_OK;
+	}
+	if (c->type == CT_UNKNOWN)
+		return fail(p, "column '%s' needs type= or text=", c->name);
+	set_clock(c);
+	if ((st = check_type(p, c)) != PM_OK)
+		return st;
+	/* unit and scale= make one exact factor */
+	c->scale_num = scale_num;
+	c->scale_den = scale_den;
+	if (unit || c->value == VALUE_TICKS || c->value == VALUE_SECONDS) {
+		uint64_t per = 0;
+		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+			if (strcmp(unit ? unit : "s", units[i].name) == 0)
+				per = units[i].per_second;
+		if (per == 0)
+			return fail(p, "unknown unit '%s' (s, ms or us)", unit);
+		if (c->value != VALUE_TICKS && c->value != VALUE_SECONDS)
+			return fail(p, "column '%s': unit=%s needs a time value", c->name, unit);
+		uint64_t den = c->value == VALUE_TICKS ? c->tb : 1, g;
+		if (scale_num > UINT64_MAX / per || scale_den > UINT64_MAX / den)
+			return fail(p, "column '%s': scale too large", c->name);
+		c->scale_num = scale_num * per;
+		c->scale_den = scale_den * den;
+		g = (uint64_t)gcd(c->scale_num, c->scale_den);
+		c->scale_num /= g;
+		c->scale_den /= g;
+	}
+	return PM_OK;
+}
+
+static bool
+has_column(const struct rpt_column *cols, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(cols[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Replace %L in s (size RPT_NAME_MAX) by the bucket label. */
+static void
+put_label(char *s, const char *label)
+{
+	char out[RPT_NAME_MAX];
+	char *at = strstr(s, "%L");
+
+	if (!at)
+		return;
+	snprintf(out, sizeof out, "%.*s%s%s", (int)(at - s), s, label, at + 2);
+	strcpy(s, out);
+}
+
+static pm_status
+add_column(struct parser *p, struct rpt_column *cols, size_t *n, size_t max,
+           const struct rpt_column *c)
+{
+	if (*n == max)
+		return fail(p, "more than %zu columns", max);
+	if (has_column(cols, *n, c->name))
+		return fail(p, "duplicate column '%s'", c->name);
+	cols[(*n)++] = *c;
+	return PM_OK;
+}
+
+/* "end" of an each block: its columns for every bucket, in copybook order. */
+static pm_status
+expand_each(struct parser *p)
+{
+	struct rpt_def *def = p->def;
+	pm_status st;
+
+	for (size_t b = 0; b < p->lay->nbuckets; b++)
+		for (size_t i = 0; i < p->ntmpl; i++) {
+			struct rpt_column c = p->tmpl[i];
+			c.bucket = (int)b;
+			put_label(c.name, p->lay->buckets[b].label);
+			put_label(c.heading, p->lay->buckets[b].label);
+			if (c.uses_bucket)
+				c.parts |= 1u << p->lay->buckets[b].part;
+			if ((st = add_column(p, def->cols, &def->ncols, RPT_MAX_COLUMNS, &c)) != PM_OK)
+				return st;
+		}
+	return PM_OK;
+}
+
+static pm_status
+end_top(struct parser *p)
+{
+	struct rpt_def *def = p->def;
+
+	for (size_t i = 0; i < def->ntop; i++)
+		if (strcmp(def->top_cols[i].name, p->top_by) == 0) {
+			if (def->top_cols[i].text != TEXT_NONE)
+				return fail(p, "top: '%s' is a text column", p->top_by);
+			def->top_by = i;
+			return PM_OK;
+		}
+	return fail(p, "top: no column '%s' in the block", p->top_by);
+}
+
+static pm_status
+directive_column(struct parser *p, char **tok, size_t ntok)
+{
+	struct rpt_def *def = p->def;
+	struct rpt_column c;
+	pm_status st;
+	bool templ = p->block == BLOCK_EACH;
+
+	if ((st = parse_column(p, tok, ntok, &c)) != PM_OK)
+		return st;
+	if (templ != (strstr(c.name, "%L") != NULL))
+		return fail(p, templ ? "column '%s': a name inside 'each bucket' needs %%L"
+		                     : "column '%s': %%L is only allowed inside 'each bucket'",
+		            c.name);
+	if (c.uses_bucket && p->block == BLOCK_NONE && def->rows != ROWS_BUCKET)
+		return fail(p, "column '%s' reads a bucket: use it in a 'rows bucket' report, "
+		            "or inside 'each bucket' or 'top'", c.name);
+	p->seen_column = true;
+	switch (p->block) {
+	case BLOCK_EACH:
+		if (has_column(p->tmpl, p->ntmpl, c.name))
+			return fail(p, "duplicate column '%s'", c.name);
+		return add_column(p, p->tmpl, &p->ntmpl, sizeof p->tmpl / sizeof p->tmpl[0], &c);
+	case BLOCK_TOP:
+		return add_column(p, def->top_cols, &def->ntop,
+		                  sizeof def->top_cols / sizeof def->top_cols[0], &c);
+	case BLOCK_NONE:
+		break;
+	}
+	return add_column(p, def->cols, &def->ncols, RPT_MAX_COLUMNS, &c);
+}
+
+/* "top N buckets by COLUMN" */
+static pm_status
+directive_top(struct parser *p, char **tok, size_t ntok)
+{
+	uint64_t n;
+
+	if (ntok != 5 || strcmp(tok[2], "buckets") != 0 || strcmp(tok[3], "by") != 0)
+		return fail(p, "top wants: top N buckets by COLUMN");
+	if (!parse_uint(tok[1], CB_MAX_BUCKETS, &n) || n == 0)
+		return fail(p, "top: N must be 1 to %d, not '%s'", CB_MAX_BUCKETS, tok[1]);
+	if (p->seen_top)
+		return fail(p, "only one 'top' block is allowed");
+	if (p->def->rows != ROWS_GROUP)
+		return fail(p, "'top' needs 'rows group'");
+	if (strlen(tok[4]) >= sizeof p->top_by)
+		return fail(p, "top: no column '%s' in the block", tok[4]);
+	strcpy(p->top_by, tok[4]);
+	p->def->top_n = (unsigned)n;
+	p->seen_top = true;
+	p->block = BLOCK_TOP;
+	return PM_OK;
+}
+
+/* The rest of a line after its first word, for title and description. */
+static pm_status
+set_text(struct parser *p, char *dst, const char *line, const char *word)
+{
+	const char *s = strstr(line, word) + strlen(word);
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strlen(s) >= RPT_TEXT_MAX)
+		return fail(p, "%s longer than %d characters", word, RPT_TEXT_MAX - 1);
+	strcpy(dst, s);
+	return PM_OK;
+}
+
+static pm_status
+parse_line(struct parser *p, char *line)
+{
+	char copy[1024], *tok[LINE_MAX_TOKENS];
+	size_t ntok;
+	int v;
+
+	if (strlen(line) >= sizeof copy)
+		return fail(p, "line longer than %zu characters", sizeof copy - 1);
+	strcpy(copy, line);
+	/* title and description take the rest of the line, as it is */
+	copy[strcspn(copy, " \t")] = '\0';
+	if (p->block == BLOCK_NONE && strcmp(copy, "title") == 0)
+		return set_text(p, p->def->title, line, "title");
+	if (p->block == BLOCK_NONE && strcmp(copy, "description") == 0)
+		return set_text(p, p->def->description, line, "description");
+	strcpy(copy, line);
+	if (tokenize(p, copy, tok, &ntok) < 0)
+		return PM_E_DEFINITION;
+	if (ntok == 0 || tok[0][0] == '#')
+		return PM_OK;
+	if (strcmp(tok[0], "column") == 0)
+		return directive_column(p, tok, ntok);
+	if (strcmp(tok[0], "end") == 0) {
+		pm_status st = PM_OK;
+		if (ntok != 1)
+			return fail(p, "'end' takes no words");
+		if (p->block == BLOCK_NONE)
+			return fail(p, "'end' without 'each' or 'top'");
+		st = p->block == BLOCK_EACH ? expand_each(p) : end_top(p);
+		p->block = BLOCK_NONE;
+		return st;
+	}
+	if (p->block != BLOCK_NONE)
+		return fail(p, "'%s' inside a block: only columns, then 'end'", tok[0]);
+	if (strcmp(tok[0], "each") == 0) {
+		if (ntok != 2 || strcmp(tok[1], "bucket") != 0)
+			return fail(p, "each wants: each bucket");
+		p->block = BLOCK_EACH;
+		p->ntmpl = 0;
+		return PM_OK;
+	}
+	if (strcmp(tok[0], "top") == 0)
+		return directive_top(p, tok, ntok);
+	if (strcmp(tok[0], "rows") == 0 || strcmp(tok[0], "layout") == 0) {
+		bool rows = tok[0][0] == 'r';
+		if (ntok != 2 || (v = lookup(rows ? rows_names : layout_names, tok[1])) < 0)
+			return fail(p, rows ? "rows wants group, bucket or interval"
+			                    : "layout wants table or form");
+		if (p->seen_column)
+			return fail(p, "'%s' must come before the columns", tok[0]);
+		if (rows)
+			p->def->rows = (enum rpt_rows)v;
+		else
+			p->def->layout = (enum rpt_layout)v;
+		return PM_OK;
+	}
+	return fail(p, "unknown directive '%s'", tok[0]);
+}
+
+pm_status
+rptdef_parse(struct rpt_def *def, const char *name, const char *text,
+             const char *file, const struct layout *lay, char *err, size_t errlen)
+{
+	struct parser p = { .def = def, .lay = lay, .file = file, .err = err,
+	                    .errlen = errlen };
+	char line[1024];
+	pm_status st;
+
+	memset(def, 0, sizeof *def);
+	snprintf(def->name, sizeof def->name, "%s", name);
+	snprintf(def->title, sizeof def->title, "%s", name);
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		p.line++;
+		if (n >= sizeof line)
+			return fail(&p, "line longer than %zu characters", sizeof line - 1);
+		memcpy(line, text, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';
+		if ((st = parse_line(&p, line)) != PM_OK)
+			return st;
+		text += n + (text[n] == '\n');
+	}
+	if (p.block != BLOCK_NONE)
+		return fail(&p, "missing 'end'");
+	if (def->ncols == 0 && def->ntop == 0)
+		return fail(&p, "no columns");
+	if (def->rows == ROWS_INTERVAL && def->layout == LAYOUT_FORM)
+		return fail(&p, "'layout form' needs grouped rows");
+	return PM_OK;
+}

@@ -1,0 +1,125 @@
+/* rptdef.h: report definitions, read from text (reports/README.md has the
+ * format). A definition names, for each column, a counter type of the
+ * engine (counter.h) by its winperf name and the fields it reads as N, D
+ * and B; all names are resolved against the layout when the definition is
+ * read, so that an unknown field or type is an error at that line and the
+ * per-interval path never looks a name up.
+ *
+ * Times: every time a column reads (10**-4 s, 10**-2 s or TOD fields) is
+ * converted to the column's clock, the finest among them, by an exact
+ * integer factor (10**-4 s to TOD is x409,600); the clock's ticks per
+ * second are the engine's TB. */
+#ifndef RPTDEF_H
+#define RPTDEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/copybook.h"
+#include "engine/counter.h"
+#include "core/status.h"
+
+#define RPT_NAME_MAX 48
+#define RPT_TEXT_MAX 128
+#define RPT_MAX_COLUMNS 400
+#define RPT_MAX_TERMS 8
+
+/* What a term of a field reference reads from an interval. */
+enum rpt_term_kind {
+	TERM_FIELD,        /* a copybook field */
+	TERM_BUCKET_SUM,   /* %T: the bucket's sum of wait times */
+	TERM_BUCKET_HIGH,  /* %H: its highest wait */
+	TERM_BUCKET_COUNT, /* %#: its number of waits */
+	TERM_DURATION,     /* @duration: end - start, 10**-4 s */
+	TERM_INTERVAL,     /* @interval: 1 */
+	TERM_COMPLETE,     /* @complete: 1 when the interval has every part */
+	TERM_INCOMPLETE,   /* @incomplete: 1 when it lacks one */
+	TERM_WAIT_TIME,    /* @wait_time: the sum of every bucket's %T */
+	TERM_WAITS,        /* @waits: the sum of every bucket's %# */
+	TERM_START,        /* @start: the start stamp, 10**-4 s */
+	TERM_END           /* @end: the end stamp, 10**-4 s */
+};
+
+struct rpt_term {
+	enum rpt_term_kind kind;
+	int field;          /* TERM_FIELD: index into layout.fields */
+	uint64_t factor;    /* to the column's clock (1 for counts) */
+};
+
+/* N, D or B: one term, or several added ("INTTTTI+INTCPTI"). */
+struct rpt_ref {
+	unsigned nterms;
+	struct rpt_term terms[RPT_MAX_TERMS];
+	bool time;          /* a time (all terms are), else a count */
+};
+
+/* Text columns: values that are not figures. */
+enum rpt_text {
+	TEXT_NONE,          /* a counter column */
+	TEXT_SOURCE, TEXT_START, TEXT_END, TEXT_PARTS,
+	TEXT_BUCKET, TEXT_DESCRIPTION,
+	TEXT_FIRST_START,   /* earliest start in the group */
+	TEXT_LAST_END,      /* latest end in the group */
+	TEXT_PERIOD_START, TEXT_PERIOD_END /* the group key; added, never read */
+};
+
+/* What a counter column's value is, for the unit= conversion. */
+enum rpt_value_kind {
+	VALUE_NUMBER,       /* a count, or a ratio without a unit */
+	VALUE_TICKS,        /* a time in the column's clock */
+	VALUE_SECONDS,      /* AVERAGE_TIMER, ELAPSED_TIME */
+	VALUE_RATE,         /* per second */
+	VALUE_PERCENT
+};
+
+struct rpt_column {
+	char name[RPT_NAME_MAX];
+	char heading[RPT_NAME_MAX];  /* for the text format */
+	enum rpt_text text;
+	enum counter_type type;
+	bool total;                  /* aggregate=total: SUM(dN), DELTA types */
+	bool has_n, has_d, has_b;
+	struct rpt_ref n, d, b;
+	enum rpt_value_kind value;
+	uint64_t tb;                 /* the clock's ticks per second */
+	uint64_t scale_num, scale_den; /* unit and scale= together */
+	unsigned decimals;
+	unsigned width;              /* least width in the text format */
+	int bucket;                  /* -1: the row's bucket, if any */
+	bool uses_bucket;            /* reads %T, %H or %# */
+	unsigned parts;              /* parts its fields are in (bit p) */
+};
+
+enum rpt_rows {
+	ROWS_GROUP,         /* one row per group */
+	ROWS_BUCKET,        /* one row per group and wait bucket */
+	ROWS_INTERVAL       /* one row per interval, no grouping */
+};
+
+enum rpt_layout { LAYOUT_TABLE, LAYOUT_FORM };
+
+struct rpt_def {
+	char name[RPT_NAME_MAX];
+	char title[RPT_TEXT_MAX];
+	char description[RPT_TEXT_MAX];
+	enum rpt_rows rows;
+	enum rpt_layout layout;
+	struct rpt_column cols[RPT_MAX_COLUMNS];
+	size_t ncols;
+	/* "top N buckets by COLUMN": columns over the N buckets with the
+	 * largest value of top_cols[top_by], in each group */
+	struct rpt_column top_cols[RPT_MAX_COLUMNS / 8];
+	size_t ntop;
+	unsigned top_n;
+	size_t top_by;
+};
+
+/* Parse the definition text of report `name` read from `file` (for
+ * messages). On error returns PM_E_DEFINITION, or PM_E_NOMEM, with
+ * "file:line: message" in err. */
+pm_status rptdef_parse(struct rpt_def *def, const char *name, const char *text,
+                       const char *file, const struct layout *lay, char *err,
+                       size_t errlen);
+
+#endif

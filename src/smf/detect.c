@@ -1,0 +1,229 @@
+/* detect.c: what an input is, from its first bytes. See detect.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "smf/detect.h"
+#include "core/diag.h"
+#include "smf/walk.h"
+
+#define VOTE_UNITS 16       /* records looked at to tell SMF from PM */
+#define DAMAGED_START_UNITS 2 /* more evidence when the first units are
+                                 damaged */
+#define TEXT_SAMPLE 4096
+
+/* Tried in this order (see detect_framing): a BDW file can walk as RDWs,
+ * an RDW file hardly ever as BDW blocks. */
+static const enum framing detect_order[] = {
+	FRAMING_BDW, FRAMING_RDW, FRAMING_PM
+};
+
+static const struct magic {
+	const char *bytes;
+	size_t len;
+	const char *cause;
+} magics[] = {
+	{ "\x1f\x8b", 2, "looks gzip-compressed: use zcat file | pmimrpt -" },
+	{ "BZh", 3, "looks bzip2-compressed: use bzcat file | pmimrpt -" },
+	{ "\xfd" "7zXZ", 5, "looks xz-compressed: use xzcat file | pmimrpt -" },
+	{ "\x28\xb5\x2f\xfd", 4,
+	  "looks zstd-compressed: use zstdcat file | pmimrpt -" },
+	{ "PK\x03\x04", 4,
+	  "looks like a zip archive: use unzip -p file | pmimrpt -" },
+};
+
+/* The header AMATERSE/TRSMAIN writes, checked as
+ * openmainframeproject/tersedecompress (TerseHeader.java) checks it. Host
+ * mode, 12 bytes: x'02' (PACK) or x'05' (SPACK); record format 0 (F) or 1
+ * (V); record length as a halfword at 2 and a fullword at 8, not both zero
+ * and equal when both are set; flags at 4; ratio at 5 and block size at
+ * 6-7, both zero unless the MVS flag (x'04') is set. Native mode: x'01' or
+ * x'07', then x'8969A5'. */
+static bool
+looks_tersed(struct span s)
+{
+	uint8_t mode, recfm, flags, ratio;
+	uint16_t len1, blksize;
+	uint32_t len2;
+
+	if (!be_u8(s, 0, &mode))
+		return false;
+	if (mode == 0x01 || mode == 0x07) {
+		uint32_t check;
+		return be_u32(s, 0, &check) && (check & 0xffffff) == 0x8969a5;
+	}
+	if ((mode != 0x02 && mode != 0x05) || !be_u8(s, 1, &recfm) ||
+	    !be_u16(s, 2, &len1) || !be_u8(s, 4, &flags) ||
+	    !be_u8(s, 5, &ratio) || !be_u16(s, 6, &blksize) ||
+	    !be_u32(s, 8, &len2))
+		return false;
+	if (recfm > 1 || (len2 & 0x80000000u) || (len1 == 0 && len2 == 0))
+		return false;
+	if (len1 != 0 && len2 != 0 && len1 != len2)
+		return false;
+	return (flags & 0x04) || (flags == 0 && ratio == 0 && blksize == 0);
+}
+
+/* Mostly printable ASCII and line ends, as a text-mode transfer leaves. */
+static bool
+looks_like_text(struct span s)
+{
+	size_t n = s.len < TEXT_SAMPLE ? s.len : TEXT_SAMPLE, printable = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = s.p[i];
+		if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t')
+			printable++;
+	}
+	return n > 0 && printable * 10 >= n * 9;
+}
+
+void
+detect_refusal_cause(const struct fr_records *rs, struct span w, char *out,
+                     size_t cap)
+{
+	char hex[2 * 8 + 1];
+	/* The SMF header's offsets count from an RDW: give it one to see
+	 * whether the file starts with an SMF record stripped of its RDW. */
+	uint8_t with_rdw[FR_HEAD_MAX] = { 0 };
+	size_t room = sizeof with_rdw - DESC_LEN, n = w.len < room ? w.len : room;
+
+	memcpy(with_rdw + DESC_LEN, w.p, n);
+
+	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+		if (w.len >= magics[i].len &&
+		    memcmp(w.p, magics[i].bytes, magics[i].len) == 0) {
+			snprintf(out, cap, "%s", magics[i].cause);
+			return;
+		}
+	if (looks_tersed(w))
+		snprintf(out, cap, "looks like a tersed file: unpack it with "
+		         "AMATERSE or tersedecompress first");
+	else if (looks_like_text(w))
+		snprintf(out, cap, "looks like ASCII text: a text-mode transfer?");
+	else if (rs->smf_header(with_rdw, n + DESC_LEN, rs->smf_ctx))
+		snprintf(out, cap, "no RDWs: was the file sent by FTP without "
+		         "SITE RDW?");
+	else {
+		diag_hex(hex, sizeof hex, w.p, w.len < 8 ? w.len : 8);
+		snprintf(out, cap, "neither BDW blocks, RDW records nor PM records "
+		         "from the start (first bytes x'%s')", hex);
+	}
+}
+
+/* Whether a unit of framing f may start at off: its descriptor reads as
+ * one. It is walk_run's first test, asked before a walk is set up, for
+ * the loops below try every offset of the window. */
+static bool
+may_start(struct span w, size_t off, enum framing f)
+{
+	struct desc d;
+	uint64_t len;
+
+	switch (f) {
+	case FRAMING_BDW:
+		return bdw_parse(w, off, &len) == NULL;
+	case FRAMING_RDW:
+		return sdw_parse(w, off, &d) == NULL;
+	case FRAMING_PM:
+	case FRAMING_AUTO:
+		break;
+	}
+	return true;
+}
+
+/* From the start, or when the first records are damaged, from the first
+ * offset where records walk again. */
+enum content
+detect_content(const struct fr_records *rs, enum framing f, struct span w,
+               bool at_eof)
+{
+	unsigned votes[3] = { 0, 0, 0 };
+
+	(void)walks(rs, f, CONTENT_AUTO, w, at_eof, VOTE_UNITS, true, votes);
+	for (size_t off = 1;
+	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0; off++) {
+		unsigned later[3] = { 0, 0, 0 };
+		if (may_start(w, off, f) &&
+		    walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		          framing_rules[f].resync_units, false, later))
+			memcpy(votes, later, sizeof votes);
+	}
+	/* SMF dumps are the usual input: ties go to SMF */
+	return votes[CONTENT_PM] > votes[CONTENT_SMF] ? CONTENT_PM : CONTENT_SMF;
+}
+
+/* A start damaged within its first records. Either a unit walks from the
+ * start and, past the damage, enough walk again to be sure; or none does,
+ * and further on DAMAGED_START_UNITS more units than detection asks for
+ * walk whole, the end of the input no excuse: with no good start to go by,
+ * chance must not pass for a framing. */
+static bool
+walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
+                     bool at_eof)
+{
+	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof };
+	unsigned need = framing_rules[f].detect_units;
+
+	if (walk_run(&k, f, need))
+		return true;
+	if (k.units == 0) {
+		for (size_t off = 1; off < w.len; off++) {
+			struct walk later = { .rs = rs, .at_eof = at_eof,
+			                      .w = span_sub(w, off, w.len - off) };
+			if (may_start(w, off, f) &&
+			    walk_run(&later, f, need + DAMAGED_START_UNITS) &&
+			    later.units == need + DAMAGED_START_UNITS)
+				return true;
+		}
+		return false;
+	}
+	for (size_t off = k.off + 1; off < w.len; off++)
+		if (may_start(w, off, f) &&
+		    walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		          need, false, NULL))
+			return true;
+	return false;
+}
+
+/* Whether units of framing f walk from the start of w, in order, as many
+ * as detection asks. */
+static bool
+walks_clean(const struct fr_records *rs, enum framing f, struct span w,
+            bool at_eof)
+{
+	return walks(rs, f, CONTENT_AUTO, w, at_eof, framing_rules[f].detect_units,
+	             true, NULL);
+}
+
+bool
+detect_framing_here(const struct fr_records *rs, struct span w, bool at_eof,
+                    enum framing *out)
+{
+	for (size_t i = 0; i < sizeof detect_order / sizeof detect_order[0]; i++)
+		if (walks_clean(rs, detect_order[i], w, at_eof)) {
+			*out = detect_order[i];
+			return true;
+		}
+	return false;
+}
+
+/* Each framing in turn, clean input first (segments in order, from the
+ * start), then input whose first records are damaged: a BDW file whose
+ * first block is damaged must not pass for RDW records first, for a BDW
+ * and the SDW after it can look like an RDW and a PM record header. */
+bool
+detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
+               enum framing *out)
+{
+	size_t n = sizeof detect_order / sizeof detect_order[0];
+
+	for (size_t i = 0; i < 2 * n; i++) {
+		enum framing f = detect_order[i / 2];
+		if (i % 2 == 0 ? walks_clean(rs, f, w, at_eof)
+		               : walks_despite_damage(rs, f, w, at_eof)) {
+			*out = f;
+			return true;
+		}
+	}
+	return false;
+}

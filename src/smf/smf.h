@@ -1,0 +1,57 @@
+/* smf.h: SMF records to PM records.
+ *
+ * Selects the SMF record type holding PM data (--smf-type, default 230),
+ * reads the standard header (18 bytes, 24 with flag x'40'; smfhdr.h), names the source from the system id (EBCDIC, via
+ * iconv) and optionally a CV name at a site-given offset, then finds the
+ * first PM record after the undocumented product header (#PMSMHDS): the
+ * first offset where a chain of inclusive halfword lengths, every one a
+ * plausible PM record, ends exactly at the end of the SMF record;
+ * --pm-offset forces one. A chain found past where the last record's began,
+ * where a PM record starts that does not chain, is damage, and said; in the
+ * first SMF record of PM data, the next record's chain tells the same. */
+#ifndef SMF_H
+#define SMF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "pmim/dispatch.h"
+#include "smf/framing.h"
+#include "pmim/pmint.h"
+#include "smf/smfhdr.h"
+#include "core/sources.h"
+#include "core/tally.h"
+
+struct smf_opts {
+	unsigned type;        /* SMF record type of PM data */
+	long pm_offset;       /* from the RDW; -1 finds it */
+	const char *codepage; /* of the system id and CV name */
+	size_t cv_offset;     /* CV name within the SMF record, from the RDW */
+	size_t cv_length;     /* 0: no CV name */
+};
+
+struct smf_reader;
+
+struct smf_reader *smf_open(const struct smf_opts *o, const struct pmint *pm,
+                            const struct smfhdr *hdr, struct sources *src,
+                            struct diag *d, pm_status *st);
+
+/* For the framer: keep only records of the selected type. ctx: smf_reader. */
+bool smf_want(const uint8_t *head, size_t head_len, void *ctx);
+
+/* Take one logical SMF record (starting with its RDW): count it in the
+ * inventory, account its bytes in pm->tally, and hand its PM records to
+ * pm. */
+void smf_record(struct smf_reader *r, const struct fr_record *rec,
+                struct pm_stage *pm);
+
+/* The input ends at offset end: a dump header (SMF type 2) seen in it
+ * with no trailer (type 3) after it is reported, for each input's dump
+ * has its own. */
+void smf_input_end(struct smf_reader *r, uint64_t end);
+
+void smf_close(struct smf_reader *r);
+
+#endif
