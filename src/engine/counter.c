@@ -590,6 +590,38 @@ counter_window_fraction(enum counter_type t, const struct counter_window *w,
 	return acc_fraction(&acc, num, den);
 }
 
+uint64_t
+counter_acc_windows(const struct counter_acc *acc)
+{
+	return acc->windows;
+}
+
+uint64_t
+counter_acc_no_value(const struct counter_acc *acc)
+{
+	return acc->no_value;
+}
+
+pm_status
+counter_acc_sum(const struct counter_acc *acc, uint64_t *sum)
+{
+	if (acc->windows == acc->no_value || acc->overflow)
+		return PM_E_NO_VALUE;
+	*sum = acc->sum_n;
+	return PM_OK;
+}
+
+pm_status
+counter_acc_span(const struct counter_acc *acc, uint64_t *earliest,
+		 uint64_t *latest)
+{
+	if (acc->windows == acc->no_value)
+		return PM_E_NO_VALUE;
+	*earliest = acc->min_n;
+	*latest = acc->max_d;
+	return PM_OK;
+}
+
 pm_status
 counter_acc_value(const struct counter_acc *acc, double *out)
 {

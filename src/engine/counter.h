@@ -214,6 +214,19 @@ pm_status counter_acc_merge(struct counter_acc *dst, const struct counter_acc *s
  * PM_E_NOT_DISPLAYED as at the top of this file. */
 pm_status counter_acc_value(const struct counter_acc *acc, double *out);
 
+/* What a report reads of an accumulator, so that only counter.c knows its
+ * places. Windows added, and those without a value. */
+uint64_t counter_acc_windows(const struct counter_acc *acc);
+uint64_t counter_acc_no_value(const struct counter_acc *acc);
+/* SUM(dN), exact, of the windows with a value (DELTA and RAW types: the
+ * value of an aggregate=total column); PM_E_NO_VALUE when no window has
+ * one or the sum passed 2^64. */
+pm_status counter_acc_sum(const struct counter_acc *acc, uint64_t *sum);
+/* ELAPSED_TIME: the earliest N (a start) and the latest D (a sample time)
+ * of the windows with a value; PM_E_NO_VALUE when none has one. */
+pm_status counter_acc_span(const struct counter_acc *acc, uint64_t *earliest,
+			   uint64_t *latest);
+
 /* Feeding many accumulators from one vector of figures: the batched form
  * of counter_acc_add, for a caller that adds one window to each of many
  * accumulators at a time (a report adds every interval to hundreds). A

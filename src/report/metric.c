@@ -262,11 +262,12 @@ metric_value(const struct rpt_column *c, const struct counter_acc *acc,
              double *out)
 {
 	pm_status st;
+	uint64_t sum;
 
 	if (c->total) {
-		if (acc->windows == acc->no_value || acc->overflow)
-			return PM_E_NO_VALUE;
-		*out = (double)acc->sum_n;
+		if ((st = counter_acc_sum(acc, &sum)) != PM_OK)
+			return st;
+		*out = (double)sum;
 	} else if ((st = counter_acc_value(acc, out)) != PM_OK) {
 		return st;
 	}
@@ -329,10 +330,11 @@ metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
               char *out)
 {
 	u128 num, den;
+	uint64_t sum;
 
 	if (f->total)
-		return acc->windows == acc->no_value || acc->overflow ? 0 :
-		       format_total(f, acc->sum_n, out);
+		return counter_acc_sum(acc, &sum) != PM_OK ? 0 :
+		       format_total(f, sum, out);
 	if (counter_acc_fraction(acc, &num, &den) != PM_OK)
 		return 0;
 	return format_fraction(f, num, den, out);

@@ -189,6 +189,7 @@ text_cell(const struct report *r, const struct rpt_column *c,
           const struct interval *iv, int bucket, char *out)
 {
 	size_t n = 0;
+	uint64_t first, last;
 
 	switch (c->text) {
 	case TEXT_SOURCE: return put_text(out, sources_name(r->src, source));
@@ -203,10 +204,10 @@ text_cell(const struct report *r, const struct rpt_column *c,
 	case TEXT_DESCRIPTION: return put_text(out, r->lay->buckets[bucket].desc);
 	case TEXT_FIRST_START:
 	case TEXT_LAST_END:
-		if (acc->windows == acc->no_value)
+		if (counter_acc_span(acc, &first, &last) != PM_OK)
 			return 0;
 		return put_stamp(r, out, (int64_t)(c->text == TEXT_FIRST_START
-		                                 ? acc->min_n : acc->max_d));
+		                                 ? first : last));
 	case TEXT_PERIOD_START:
 	case TEXT_PERIOD_END:
 	case TEXT_NONE:
@@ -300,7 +301,9 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
      const struct counter_acc *a)
 {
 	const struct rpt_def *def = r->def;
-	bool marked = a[r->hidden].sum_n > 0;
+	uint64_t incomplete;
+	bool marked = counter_acc_sum(&a[r->hidden], &incomplete) == PM_OK &&
+	              incomplete > 0;
 	size_t order[CB_MAX_BUCKETS];
 
 	if (def->ntop)
