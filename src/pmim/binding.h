@@ -1,0 +1,40 @@
+/* binding.h: PMIM bound to the reader-neutral schema and frame
+ * (frame/schema.h, frame/frame.h), so that reports and the counter engine
+ * know nothing of #PMINT.
+ *
+ * The schema is derived from the copybook layout: every field of it is a
+ * figure of the same index (an interval's v[i] is the frame's x[i]), its
+ * kind and clock from the units its comment gives (counts, 10**-4 s,
+ * 10**-2 s, TOD); header fields (part 0), labels and fields that are not
+ * figures are SCHEMA_OTHER. A field's part is its group. The wait buckets
+ * are the family "bucket", with members %T (sum of wait times), %H
+ * (highest wait) and %# (number of waits), and two sums: @wait_time (every
+ * bucket's %T) and @waits (every %#). */
+#ifndef PMIM_BINDING_H
+#define PMIM_BINDING_H
+
+#include <stddef.h>
+
+#include "core/copybook.h"
+#include "frame/frame.h"
+#include "frame/schema.h"
+#include "pmim/reasm.h"
+
+/* The schema of lay. PM_E_LAYOUT (with the reason in err) past the
+ * schema's limits, PM_E_NOMEM. */
+pm_status pmim_schema_open(struct schema **out, const struct layout *lay,
+                           char *err, size_t errlen);
+
+/* The frame of an interval: its figures are the interval's. */
+void pmim_frame_of(struct frame *f, const struct interval *iv);
+
+/* Where an interval's frame goes. */
+struct pmim_framer {
+	frame_fn fn;
+	void *ctx;
+};
+
+/* An interval_fn: ctx is a struct pmim_framer, which gets iv's frame. */
+void pmim_frame_interval(const struct interval *iv, void *ctx);
+
+#endif
