@@ -29,6 +29,7 @@
 #include "pmim/pmtime.h"
 #include "report/report.h"
 #include "report/rptload.h"
+#include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
 #include "core/tzone.h"
@@ -522,7 +523,7 @@ run_time(const char *opt, char out[20])
 
 /* The report's definition, or 0 for the inventory, which has none. */
 static int
-load_definition(const struct options *o, const struct pmint *pm,
+load_definition(const struct options *o, const struct schema *schema,
                 struct rpt_def **def)
 {
 	char err[512];
@@ -538,7 +539,7 @@ load_definition(const struct options *o, const struct pmint *pm,
 		fputs(PROGNAME ": out of memory\n", stderr);
 		return EXIT_INPUT;
 	}
-	st = rptload(*def, o->report, o->report_dir, &pm->lay, err, sizeof err);
+	st = rptload(*def, o->report, o->report_dir, schema, err, sizeof err);
 	if (st == PM_E_DEFINITION) {
 		fprintf(stderr, "%s\n", err);
 		return EXIT_USAGE;
@@ -624,6 +625,8 @@ int
 main(int argc, char **argv)
 {
 	static struct pmint pm;
+	struct schema *schema = NULL;
+	struct pmim_framer framer = { report_frame, NULL };
 	struct options o = { .report = "intervals" };
 	struct report_meta meta = { 0 };
 	struct rpt_def *def = NULL;
@@ -666,7 +669,12 @@ main(int argc, char **argv)
 		rc = describe(&pm);
 		goto done;
 	}
-	if ((rc = load_definition(&o, &pm, &def)) != EXIT_CLEAN)
+	if (pmim_schema_open(&schema, &pm.lay, err, sizeof err) != PM_OK) {
+		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if ((rc = load_definition(&o, schema, &def)) != EXIT_CLEAN)
 		goto done;
 
 	diag_init(&diag, PROGNAME, stderr);
@@ -692,13 +700,14 @@ main(int argc, char **argv)
 		sink = o.format == FORMAT_TEXT ? textout_open(out.fp, &o.text, &st)
 		                               : csvout_open(out.fp);
 		if (sink)
-			rep = report_open(def, &pm, &sources, &o.sel, sink, &diag, &st);
+			st = report_open(&rep, def, schema, &sources, &o.sel, sink, &diag);
 		else if (st == PM_OK)
 			st = PM_E_NOMEM;
 	}
+	framer.ctx = rep;
 	if (st == PM_OK)
-		p = pipeline_open(&o.pipe, &pm, &sources, rep ? report_interval : NULL,
-		                  rep, &diag, &st);
+		p = pipeline_open(&o.pipe, &pm, &sources, rep ? pmim_frame_interval : NULL,
+		                  &framer, &diag, &st);
 	if (!p) {
 		report_open_failure(&diag, st, &o, st == PM_E_CODEPAGE && def && !sink);
 		outfile_abort(&out);
@@ -750,6 +759,7 @@ main(int argc, char **argv)
 		rc = EXIT_INPUT;
 done:
 	tzone_close(zone);
+	schema_close(schema);
 	free(def);
 	free(o.sources);
 	return rc;

@@ -1,11 +1,10 @@
-/* metric.c: the counter engine applied to PMIM. See metric.h. */
+/* metric.c: the counter engine applied to frames. See metric.h. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/fmtnum.h"
 #include "core/gcd.h"
 #include "report/metric.h"
-#include "pmim/pmtime.h"
 
 typedef unsigned __int128 u128;
 
@@ -17,39 +16,51 @@ metric_acc_type(const struct rpt_column *c)
 	return c->text == TEXT_NONE ? c->type : CT_UNKNOWN;
 }
 
-/* The slot a term reads; b is the row's bucket. */
+pm_status
+metric_slots_of(struct metric_slots *sl, const struct schema *s)
+{
+	sl->virt = s->nfigures;
+	sl->sums = sl->virt + TERM_KINDS;
+	sl->count = sl->sums + s->nsums;
+	return sl->count <= UINT16_MAX ? PM_OK : PM_E_LAYOUT;
+}
+
+/* The slot a term reads; row is the report row's family row. */
 static uint16_t
-term_slot(const struct rpt_term *t, const struct cb_bucket *b)
+term_slot(const struct metric_slots *sl, const struct rpt_term *t,
+          const struct schema_row *row)
 {
 	switch (t->kind) {
-	case TERM_FIELD: return (uint16_t)t->field;
-	case TERM_BUCKET_SUM: return (uint16_t)b->sum;
-	case TERM_BUCKET_HIGH: return (uint16_t)b->high;
-	case TERM_BUCKET_COUNT: return (uint16_t)b->count;
-	default: return (uint16_t)(CB_MAX_FIELDS + t->kind);
+	case TERM_FIGURE: return (uint16_t)t->index;
+	case TERM_MEMBER: return (uint16_t)row->figure[t->index];
+	case TERM_SUM: return (uint16_t)(sl->sums + t->index);
+	default: return (uint16_t)(sl->virt + t->kind);
 	}
 }
 
-/* N (k 0), D (1) or B (2): the virtual fields it reads, its slot when it
- * is one term read as it is, and whether it is (or absent). */
+/* N (k 0), D (1) or B (2): the sums it reads, its slot when it is one
+ * term read as it is, and whether it is (or absent). */
 static bool
-bind_ref(const struct cb_bucket *bucket, uint16_t *slot, const struct rpt_ref *r,
+bind_ref(const struct metric_cell *cell, uint16_t *slot, const struct rpt_ref *r,
          bool present, unsigned *uses)
 {
-	*slot = METRIC_ZERO;
+	uint16_t zero = (uint16_t)(cell->slots->virt + TERM_FIGURE);
+
+	*slot = zero;
 	if (!present)
 		return true;
 	for (unsigned i = 0; i < r->nterms; i++)
-		if (term_slot(&r->terms[i], bucket) >= CB_MAX_FIELDS)
-			*uses |= 1u << r->terms[i].kind;
+		if (r->terms[i].kind == TERM_SUM)
+			*uses |= 1u << r->terms[i].index;
 	if (r->nterms == 1 && r->terms[0].factor == 1)
-		*slot = term_slot(&r->terms[0], bucket);
-	return r->nterms == 0 || *slot != METRIC_ZERO;
+		*slot = term_slot(cell->slots, &r->terms[0], cell->row);
+	return r->nterms == 0 || *slot != zero;
 }
 
 void
 metric_bind(struct metric_cell *cell, const struct rpt_column *c,
-            const struct layout *lay, int bucket, size_t acc, unsigned *uses)
+            const struct schema *s, const struct metric_slots *slots, int row,
+            size_t acc, unsigned *uses)
 {
 	struct counter_feed *f = &cell->feed;
 	bool n, d, b;
@@ -57,65 +68,58 @@ metric_bind(struct metric_cell *cell, const struct rpt_column *c,
 	memset(cell, 0, sizeof *cell);
 	cell->type = metric_acc_type(c);
 	cell->col = c;
+	cell->slots = slots;
 	counter_feed_init(f, cell->type, (uint32_t)acc,
-	                  c->text == TEXT_NONE ? c->tb : PM_UNITS_PER_SECOND);
+	                  c->text == TEXT_NONE ? c->tb : FRAME_STAMPS_PER_SECOND);
 	if (c->text == TEXT_FIRST_START || c->text == TEXT_LAST_END) {
 		cell->simple = true;
-		f->n = CB_MAX_FIELDS + TERM_START;
-		f->d = CB_MAX_FIELDS + TERM_END;
-		f->b = METRIC_ZERO;
+		f->n = (uint16_t)(slots->virt + TERM_START);
+		f->d = (uint16_t)(slots->virt + TERM_END);
+		f->b = (uint16_t)(slots->virt + TERM_FIGURE);
 		return;
 	}
-	f->need = (uint8_t)(c->parts | METRIC_VALID);
-	if (c->bucket >= 0)
-		bucket = c->bucket;
-	if (c->uses_bucket && bucket >= 0) {
-		cell->bucket = &lay->buckets[bucket];
-		f->need |= (uint8_t)(1u << cell->bucket->part);
+	f->need = (uint8_t)(c->groups | METRIC_VALID);
+	if (c->row >= 0)
+		row = c->row;
+	if (c->uses_row && row >= 0) {
+		cell->row = &s->family.rows[row];
+		f->need |= (uint8_t)(1u << cell->row->group);
 	}
-	n = bind_ref(cell->bucket, &f->n, &c->n, true, uses);
-	d = bind_ref(cell->bucket, &f->d, &c->d, c->has_d, uses);
-	b = bind_ref(cell->bucket, &f->b, &c->b, c->has_b, uses);
+	n = bind_ref(cell, &f->n, &c->n, true, uses);
+	d = bind_ref(cell, &f->d, &c->d, c->has_d, uses);
+	b = bind_ref(cell, &f->b, &c->b, c->has_b, uses);
 	cell->simple = n && d && b;
 }
 
-/* Every part of the layout: bits 1..nparts. */
-static unsigned
-all_parts(const struct layout *lay)
-{
-	return ((1u << lay->nparts) - 1) & ~1u;
-}
-
 void
-metric_frame_set(struct metric_frame *f, const struct layout *lay,
-                 const struct interval *iv, unsigned uses)
+metric_frame_set(struct metric_frame *f, const struct schema *s,
+                 const struct metric_slots *slots, const struct frame *fr,
+                 unsigned uses)
 {
-	uint64_t *virt = f->x + CB_MAX_FIELDS;
-	unsigned all = all_parts(lay);
-	bool valid = iv->start >= 0 && iv->end >= iv->start;
+	uint64_t *virt = f->x + slots->virt, *sums = f->x + slots->sums;
+	unsigned all = s->groups;
+	bool valid = fr->start >= 0 && fr->end >= fr->start;
 
-	memcpy(f->x, iv->v, lay->nfields * sizeof f->x[0]);
-	f->have = (iv->parts & ~METRIC_VALID) | (valid ? METRIC_VALID : 0);
-	f->end = (uint64_t)iv->end;
-	virt[TERM_FIELD] = 0;
-	/* @duration is read only of a valid interval */
-	virt[TERM_DURATION] = valid ? (uint64_t)(iv->end - iv->start) : 0;
+	memcpy(f->x, fr->x, s->nfigures * sizeof f->x[0]);
+	f->have = (fr->have & ~METRIC_VALID) | (valid ? METRIC_VALID : 0);
+	f->end = (uint64_t)fr->end;
+	virt[TERM_FIGURE] = 0;
+	/* @duration is read only of a valid frame */
+	virt[TERM_DURATION] = valid ? (uint64_t)(fr->end - fr->start) : 0;
 	virt[TERM_INTERVAL] = 1;
-	virt[TERM_COMPLETE] = (iv->parts & all) == all;
-	virt[TERM_INCOMPLETE] = (iv->parts & all) != all;
-	virt[TERM_START] = (uint64_t)iv->start;
-	virt[TERM_END] = (uint64_t)iv->end;
-	/* fullwords: 48 of them cannot pass 2**64 */
-	if (uses & (1u << TERM_WAIT_TIME)) {
-		virt[TERM_WAIT_TIME] = 0;
-		for (size_t i = 0; i < lay->nbuckets; i++)
-			virt[TERM_WAIT_TIME] += iv->v[lay->buckets[i].sum];
-	}
-	if (uses & (1u << TERM_WAITS)) {
-		virt[TERM_WAITS] = 0;
-		for (size_t i = 0; i < lay->nbuckets; i++)
-			virt[TERM_WAITS] += iv->v[lay->buckets[i].count];
-	}
+	virt[TERM_COMPLETE] = (fr->have & all) == all;
+	virt[TERM_INCOMPLETE] = (fr->have & all) != all;
+	virt[TERM_START] = (uint64_t)fr->start;
+	virt[TERM_END] = (uint64_t)fr->end;
+	/* PMIM's are fullwords: 48 of them cannot pass 2**64 */
+	for (size_t k = 0; k < s->nsums; k++)
+		if (uses & (1u << k)) {
+			unsigned m = s->sums[k].member;
+
+			sums[k] = 0;
+			for (size_t i = 0; i < s->family.nrows; i++)
+				sums[k] += fr->x[s->family.rows[i].figure[m]];
+		}
 }
 
 /* N (k 0), D (1) or B (2) of a column whose references add terms or
@@ -129,7 +133,8 @@ ref_value(const struct metric_cell *cell, unsigned k,
 	uint64_t sum = 0, v;
 
 	for (unsigned i = 0; i < r->nterms; i++)
-		if (__builtin_mul_overflow(f->x[term_slot(&r->terms[i], cell->bucket)],
+		if (__builtin_mul_overflow(f->x[term_slot(cell->slots, &r->terms[i],
+		                                          cell->row)],
 		                           r->terms[i].factor, &v) ||
 		    __builtin_add_overflow(sum, v, &sum))
 			return false;

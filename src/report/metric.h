@@ -1,20 +1,22 @@
-/* metric.h: the counter engine applied to PMIM, one column at a time.
+/* metric.h: the counter engine applied to frames (frame/frame.h), one
+ * column at a time.
  *
- * An interval is one sample window: its figures are already deltas, so a
+ * A frame is one sample window: its figures are already deltas, so a
  * column's window has dN = the value of N, dD = the value of D, dB = B,
  * all in the column's clock (rptdef.h), and TB = that clock's ticks per
- * second. An interval that lacks a part the column reads adds a window
+ * second. A frame that lacks a group the column reads adds a window
  * with no value (counter_acc_add_none): it is counted, and the average
  * function leaves it out instead of taking it as zero.
  *
- * The per-interval path looks nothing up: a column is bound once, for the
- * bucket of its row, to slots of a frame (metric_bind), and each interval
- * fills one frame, its fields and virtual fields (@duration, @wait_time,
- * ...) computed once, for every column to read (metric_frame_set). A
- * report holds up to METRIC_BATCH frames of one group back and adds them
- * together: the engine then reads and writes each accumulator once for
- * all of them (counter_feed_add), which is most of the cost of a report
- * of many columns.
+ * The per-frame path looks nothing up: a column is bound once, for the
+ * family row of its report row, to slots of a metric frame (metric_bind),
+ * and each frame fills one metric frame, its figures, virtual figures
+ * (@duration, ...) and the schema's sums (@wait_time, ...) computed once,
+ * for every column to read (metric_frame_set). A report holds up to
+ * METRIC_BATCH frames of one group back and adds them together: the engine
+ * then reads and writes each accumulator once for all of them
+ * (counter_feed_add), which is most of the cost of a report of many
+ * columns.
  *
  * Values: the engine's average function (counter_acc_value) decides
  * whether there is one; the figure written is the same quotient of the
@@ -32,39 +34,48 @@
 #include <stdint.h>
 
 #include "engine/counter.h"
-#include "core/copybook.h"
-#include "pmim/reasm.h"
+#include "frame/frame.h"
+#include "frame/schema.h"
 #include "report/rptdef.h"
 
-/* Slots of a frame: the fields by layout index, then the virtual fields
- * by term kind. The slot of kind TERM_FIELD, which no term reads there,
- * always holds 0. */
-#define METRIC_SLOTS (CB_MAX_FIELDS + TERM_END + 1)
-#define METRIC_ZERO (CB_MAX_FIELDS + TERM_FIELD)
+/* Slots of a metric frame, sized from the schema when a report opens: the
+ * schema's figures by index, then the virtual figures by term kind, then
+ * the schema's sums. The slot of kind TERM_FIGURE, which no term reads
+ * there, always holds 0: the zero slot. */
+struct metric_slots {
+	size_t virt;        /* the first virtual slot: the schema's figures */
+	size_t sums;        /* the first sum slot */
+	size_t count;       /* slots a metric frame holds */
+};
 
-/* Bit 0 of the parts an interval has, which no part sets: its stamps are
+/* The slots of schema s; PM_E_LAYOUT when a feed's 16-bit slot numbers
+ * cannot reach them all (SCHEMA_MAX_FIGURES keeps a schema below). */
+pm_status metric_slots_of(struct metric_slots *sl, const struct schema *s);
+
+/* Bit 0 of the groups a frame has, which no group sets: its stamps are
  * valid (start >= 0 and end >= start). */
 #define METRIC_VALID 1u
 
-/* What one interval offers its columns. */
+/* What one frame offers its columns. */
 struct metric_frame {
-	uint64_t x[METRIC_SLOTS];
-	unsigned have;      /* its parts, and METRIC_VALID */
+	uint64_t *x;        /* metric_slots.count figures, the report's */
+	unsigned have;      /* its groups, and METRIC_VALID */
 	uint64_t end;       /* its end stamp: the windows' time order */
 };
 
-/* A column bound to the bucket of its row and to its accumulator in a
- * group's array of them. When N, D and B are each one term read as it is
- * (or none: METRIC_ZERO), the usual case, the column is simple: the feed's
- * slots are N, D and B, and the engine adds it with the other simple ones
- * (counter_feed_add); otherwise N, D and B are the column's references,
- * read term by term. The feed's need is the parts the column reads (bits
- * 1..7) and METRIC_VALID. first_start and last_end read @start and @end,
- * valid or not. */
+/* A column bound to the family row of its report row and to its
+ * accumulator in a group's array of them. When N, D and B are each one
+ * term read as it is (or none: the zero slot), the usual case, the column
+ * is simple: the feed's slots are N, D and B, and the engine adds it with
+ * the other simple ones (counter_feed_add); otherwise N, D and B are the
+ * column's references, read term by term. The feed's need is the groups
+ * the column reads (bits 1..7) and METRIC_VALID. first_start and last_end
+ * read @start and @end, valid or not. */
 struct metric_cell {
 	struct counter_feed feed;
 	const struct rpt_column *col;
-	const struct cb_bucket *bucket; /* of its row, or NULL */
+	const struct schema_row *row;   /* of its report row, or NULL */
+	const struct metric_slots *slots;
 	enum counter_type type; /* the accumulator's (metric_acc_type) */
 	bool simple;
 };
@@ -74,18 +85,19 @@ struct metric_cell {
  * CT_UNKNOWN for text columns that keep no figures. */
 enum counter_type metric_acc_type(const struct rpt_column *c);
 
-/* Bind column c for the row of bucket (-1 for none; a column that names
- * its own bucket uses that one) to accumulator acc of a group. *uses gets
- * the virtual fields it reads (bit per term kind), for metric_frame_set. */
+/* Bind column c for family row `row` (-1 for none; a column that names
+ * its own row uses that one) to accumulator acc of a group. *uses gets
+ * the schema's sums it reads (bit per sum), for metric_frame_set. */
 void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
-                 const struct layout *lay, int bucket, size_t acc,
-                 unsigned *uses);
+                 const struct schema *s, const struct metric_slots *slots,
+                 int row, size_t acc, unsigned *uses);
 
-/* Fill f from iv: its fields, and the virtual fields in uses. */
-void metric_frame_set(struct metric_frame *f, const struct layout *lay,
-                      const struct interval *iv, unsigned uses);
+/* Fill f from fr: its figures, the virtual ones, and the sums in uses. */
+void metric_frame_set(struct metric_frame *f, const struct schema *s,
+                      const struct metric_slots *slots, const struct frame *fr,
+                      unsigned uses);
 
-/* What an interval adds to a group's accumulators: the bound columns,
+/* What a frame adds to a group's accumulators: the bound columns,
  * the simple ones as the engine's feeds, added in one call. */
 struct metric_adder {
 	struct counter_feed *feeds;
@@ -101,15 +113,15 @@ void metric_adder_ready(struct metric_adder *a);
 void metric_adder_free(struct metric_adder *a);
 
 /* Frames a caller may hold back and add together (metric_add): enough
- * to read and write each accumulator once for several intervals. */
+ * to read and write each accumulator once for several frames. */
 #define METRIC_BATCH 16
 
-/* Add the intervals of n frames (at most METRIC_BATCH) to a group's
- * accumulators, each as the window of each column. */
+/* Add n frames (at most METRIC_BATCH) to a group's accumulators, each as
+ * the window of each column. */
 void metric_add(struct counter_acc *accs, const struct metric_adder *a,
                 const struct metric_frame *f, size_t n);
 
-/* Start the group's accumulators anew (a row of one interval). */
+/* Start the group's accumulators anew (a row of one frame). */
 void metric_restart(struct counter_acc *accs, const struct metric_adder *a);
 
 /* What metric_format needs of a column, in a few bytes: a row formats
@@ -130,8 +142,8 @@ size_t metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
                      char *out);
 
 /* What metric_format writes of a fresh accumulator after metric_add of
- * the frame's interval alone, without the accumulator: the figure of a
- * row of one interval, for the column bound to cell. */
+ * the frame alone, without the accumulator: the figure of a row of one
+ * frame, for the column bound to cell. */
 size_t metric_format_frame(const struct metric_fmt *f,
                            const struct metric_cell *cell,
                            const struct metric_frame *fr, char *out);

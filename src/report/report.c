@@ -1,13 +1,11 @@
-/* report.c: a report definition run over intervals. See report.h. */
+/* report.c: a report definition run over frames. See report.h. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmtnum.h"
 #include "report/metric.h"
-#include "pmim/pmtime.h"
 #include "report/report.h"
 
 #define CELL_MAX 80   /* a source name, a description or a number */
@@ -23,15 +21,16 @@ enum { SOURCE_UNKNOWN, SOURCE_KEPT, SOURCE_LEFT_OUT };
 
 struct report {
 	const struct rpt_def *def;
-	const struct layout *lay;
+	const struct schema *schema;
 	const struct sources *src;
 	struct report_opts o;
 	struct rowsink *sink;
 	struct diag *diag;
-	unsigned all_parts;
+	unsigned all_groups;
 	bool keyed;            /* source and period columns lead each row */
 	bool stream;           /* rows as intervals come, no groups */
 	size_t nrows;          /* rows per group: 1, or one per bucket */
+	size_t nbuckets;       /* rows of the schema's family */
 	size_t top_base;       /* accumulators of a group: rows x columns, */
 	size_t hidden;         /* then buckets x top columns, then hidden */
 	size_t stride;
@@ -41,14 +40,19 @@ struct report {
 	/* what an interval adds: every accumulator of a group that keeps
 	 * figures, bound to its column and row */
 	struct metric_adder adder;
-	/* a streamed row's figures, rows x columns: each the frame's interval
-	 * alone, formatted without an accumulator */
+	/* a streamed row's figures, rows x columns: each the frame alone,
+	 * formatted without an accumulator */
 	struct metric_cell *direct;
-	unsigned uses;         /* virtual fields the bound columns read */
-	/* intervals held back, to be added together to the group whose
+	unsigned uses;         /* the schema's sums the bound columns read */
+	struct metric_slots slots;
+	/* frames held back, to be added together to the group whose
 	 * first accumulator is batch_acc (an offset: accs may move) */
 	struct metric_frame frames[METRIC_BATCH];
+	uint64_t *frame_figures; /* theirs: METRIC_BATCH x slots.count */
 	size_t nframes, batch_acc;
+	/* a "top" block's buckets, ranked, with their values */
+	size_t *order;
+	double *rank_value;
 	struct counter_acc *blank; /* a new group's accumulators */
 	/* the columns written */
 	struct sink_column *out;
@@ -69,7 +73,7 @@ struct report {
 	/* selection */
 	uint8_t *source_state;
 	uint64_t left_out;     /* intervals of groups beyond --max-groups */
-	/* intervals offered, and those each selection alone would keep: what
+	/* frames offered, and those each selection alone would keep: what
 	 * matched nothing, when nothing is reported */
 	uint64_t offered, of_sources, in_period, complete, passed;
 	/* what was reported */
@@ -93,7 +97,7 @@ init_accs(const struct report *r, struct counter_acc *a)
 	for (size_t row = 0; row < r->nrows; row++)
 		for (size_t c = 0; c < def->ncols; c++)
 			counter_acc_init(&a[row * def->ncols + c], r->types[c]);
-	for (size_t b = 0; b < r->lay->nbuckets && def->ntop; b++)
+	for (size_t b = 0; b < r->nbuckets && def->ntop; b++)
 		for (size_t k = 0; k < def->ntop; k++)
 			counter_acc_init(&a[r->top_base + b * def->ntop + k], r->top_types[k]);
 	counter_acc_init(&a[r->hidden], r->incomplete.type);
@@ -104,7 +108,7 @@ bind(struct report *r, size_t acc, const struct rpt_column *c, int bucket)
 {
 	struct metric_cell cell;
 
-	metric_bind(&cell, c, r->lay, bucket, acc, &r->uses);
+	metric_bind(&cell, c, r->schema, &r->slots, bucket, acc, &r->uses);
 	metric_adder_put(&r->adder, &cell);
 }
 
@@ -122,12 +126,12 @@ bind_all(struct report *r)
 			if (r->types[c] == CT_UNKNOWN)
 				continue;
 			if (r->stream && r->fmt[c].figure)
-				metric_bind(&r->direct[acc], &def->cols[c], r->lay,
-				            bucket, acc, &r->uses);
+				metric_bind(&r->direct[acc], &def->cols[c], r->schema,
+				            &r->slots, bucket, acc, &r->uses);
 			else
 				bind(r, acc, &def->cols[c], bucket);
 		}
-	for (size_t b = 0; b < r->lay->nbuckets && def->ntop; b++)
+	for (size_t b = 0; b < r->nbuckets && def->ntop; b++)
 		for (size_t k = 0; k < def->ntop; k++)
 			if (r->top_types[k] != CT_UNKNOWN)
 				bind(r, r->top_base + b * def->ntop + k, &def->top_cols[k],
@@ -136,7 +140,7 @@ bind_all(struct report *r)
 	metric_adder_ready(&r->adder);
 }
 
-/* Add the intervals held back to their group. */
+/* Add the frames held back to their group. */
 static void
 flush(struct report *r)
 {
@@ -145,15 +149,15 @@ flush(struct report *r)
 	r->nframes = 0;
 }
 
-/* Add iv to the group whose accumulators start at acc, held back until
- * the batch is full or an interval of another group comes. */
+/* Add fr to the group whose accumulators start at acc, held back until
+ * the batch is full or a frame of another group comes. */
 static void
-add_interval(struct report *r, size_t acc, const struct interval *iv)
+add_frame(struct report *r, size_t acc, const struct frame *fr)
 {
 	if (r->nframes > 0 && acc != r->batch_acc)
 		flush(r);
 	r->batch_acc = acc;
-	metric_frame_set(&r->frames[r->nframes++], r->lay, iv, r->uses);
+	metric_frame_set(&r->frames[r->nframes++], r->schema, &r->slots, fr, r->uses);
 	if (r->nframes == METRIC_BATCH)
 		flush(r);
 }
@@ -186,22 +190,22 @@ put_text(char *out, const char *s)
 static size_t
 text_cell(const struct report *r, const struct rpt_column *c,
           const struct counter_acc *acc, uint32_t source,
-          const struct interval *iv, int bucket, char *out)
+          const struct frame *fr, int bucket, char *out)
 {
 	size_t n = 0;
 	uint64_t first, last;
 
 	switch (c->text) {
 	case TEXT_SOURCE: return put_text(out, sources_name(r->src, source));
-	case TEXT_START: return put_stamp(r, out, iv->start);
-	case TEXT_END: return put_stamp(r, out, iv->end);
+	case TEXT_START: return put_stamp(r, out, fr->start);
+	case TEXT_END: return put_stamp(r, out, fr->end);
 	case TEXT_PARTS:
-		for (unsigned p = 1; p < 8; p++)
-			if (iv->parts & (1u << p))
-				out[n++] = (char)('0' + p);
+		for (unsigned g = 1; g < 8; g++)
+			if (fr->have & (1u << g))
+				out[n++] = (char)('0' + g);
 		return n;
-	case TEXT_BUCKET: return put_text(out, r->lay->buckets[bucket].label);
-	case TEXT_DESCRIPTION: return put_text(out, r->lay->buckets[bucket].desc);
+	case TEXT_BUCKET: return put_text(out, r->schema->family.rows[bucket].label);
+	case TEXT_DESCRIPTION: return put_text(out, r->schema->family.rows[bucket].desc);
 	case TEXT_FIRST_START:
 	case TEXT_LAST_END:
 		if (counter_acc_span(acc, &first, &last) != PM_OK)
@@ -229,23 +233,23 @@ end_cell(struct report *r, size_t i, char *t, size_t n)
 static char *
 set_cell(struct report *r, size_t i, const struct metric_fmt *f,
          const struct counter_acc *acc, uint32_t source,
-         const struct interval *iv, int bucket, char *t)
+         const struct frame *fr, int bucket, char *t)
 {
 	const struct rpt_column *c = f->col;
 
 	return end_cell(r, i, t, f->figure ? metric_format(f, acc, t)
-	                : text_cell(r, c, acc, source, iv,
-	                            c->bucket >= 0 ? c->bucket : bucket, t));
+	                : text_cell(r, c, acc, source, fr,
+	                            c->row >= 0 ? c->row : bucket, t));
 }
 
 /* The buckets of a group by the top block's ranking column, largest
- * first; buckets without a value last; ties in copybook order. */
+ * first; buckets without a value last; ties in schema order. */
 static void
 rank_buckets(const struct report *r, const struct counter_acc *a, size_t *order)
 {
 	const struct rpt_def *def = r->def;
-	size_t nb = r->lay->nbuckets;
-	double v[CB_MAX_BUCKETS];
+	size_t nb = r->nbuckets;
+	double *v = r->rank_value;
 
 	for (size_t b = 0; b < nb; b++) {
 		if (metric_value(&def->top_cols[def->top_by],
@@ -264,7 +268,7 @@ rank_buckets(const struct report *r, const struct counter_acc *a, size_t *order)
 static int64_t
 period_length(enum report_by by)
 {
-	return by == BY_DAY ? PM_UNITS_PER_DAY : 3600 * PM_UNITS_PER_SECOND;
+	return by == BY_DAY ? FRAME_STAMPS_PER_DAY : 3600 * FRAME_STAMPS_PER_SECOND;
 }
 
 /* The start of the hour or day t is in: a local one with a zone (in an
@@ -291,20 +295,20 @@ period_end(const struct report *r, int64_t start)
 
 	if (!r->o.zone || r->o.by != BY_DAY)
 		return start + period_length(r->o.by);
-	(void)tzone_to_utc(r->o.zone, tzone_local(r->o.zone, start) + PM_UNITS_PER_DAY, utc);
+	(void)tzone_to_utc(r->o.zone, tzone_local(r->o.zone, start) + FRAME_STAMPS_PER_DAY, utc);
 	return utc[0];
 }
 
-/* Write a group's rows; iv is the interval of a streamed row. */
+/* Write a group's rows; fr is the frame of a streamed row. */
 static void
-emit(struct report *r, uint32_t source, int64_t period, const struct interval *iv,
+emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
      const struct counter_acc *a)
 {
 	const struct rpt_def *def = r->def;
 	uint64_t incomplete;
 	bool marked = counter_acc_sum(&a[r->hidden], &incomplete) == PM_OK &&
 	              incomplete > 0;
-	size_t order[CB_MAX_BUCKETS];
+	size_t *order = r->order;
 
 	if (def->ntop)
 		rank_buckets(r, a, order);
@@ -316,7 +320,7 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
 		if (r->keyed) {
 			t = end_cell(r, i++, t, put_text(t, sources_name(r->src, source)));
 			if (r->o.by != BY_TOTAL) {
-				int64_t end = r->o.by == BY_INTERVAL ? iv->end
+				int64_t end = r->o.by == BY_INTERVAL ? fr->end
 				              : period_end(r, period);
 				t = end_cell(r, i++, t, put_stamp(r, t, period));
 				t = end_cell(r, i++, t, put_stamp(r, t, end));
@@ -328,12 +332,12 @@ emit(struct report *r, uint32_t source, int64_t period, const struct interval *i
 				             &r->direct[row * def->ncols + c], &r->frames[0], t));
 			else
 				t = set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c],
-				             source, iv, bucket, t);
-		for (unsigned k = 0; k < def->top_n && k < r->lay->nbuckets; k++)
+				             source, fr, bucket, t);
+		for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
 				t = set_cell(r, i, &r->top_fmt[c],
 				             &a[r->top_base + order[k] * def->ntop + c], source,
-				             iv, (int)order[k], t);
+				             fr, (int)order[k], t);
 		r->sink->row(r->sink, r->cells, marked);
 	}
 }
@@ -424,7 +428,7 @@ find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Intervals */
+/* Frames */
 
 static bool
 source_selected(struct report *r, uint32_t source)
@@ -444,12 +448,12 @@ source_selected(struct report *r, uint32_t source)
 }
 
 void
-report_interval(const struct interval *iv, void *ctx)
+report_frame(const struct frame *fr, void *ctx)
 {
 	struct report *r = ctx;
-	bool complete = (iv->parts & r->all_parts) == r->all_parts;
-	bool in_period = iv->start >= r->o.from && iv->start < r->o.to;
-	bool of_source = source_selected(r, iv->source);
+	bool complete = (fr->have & r->all_groups) == r->all_groups;
+	bool in_period = fr->start >= r->o.from && fr->start < r->o.to;
+	bool of_source = source_selected(r, fr->source);
 	int64_t period = 0;
 	size_t acc;
 
@@ -463,23 +467,23 @@ report_interval(const struct interval *iv, void *ctx)
 	if (r->stream) {
 		/* a row of its own, written now */
 		metric_restart(r->scratch, &r->adder);
-		metric_frame_set(&r->frames[0], r->lay, iv, r->uses);
+		metric_frame_set(&r->frames[0], r->schema, &r->slots, fr, r->uses);
 		metric_add(r->scratch, &r->adder, r->frames, 1);
 	} else {
 		if (r->o.by == BY_DAY || r->o.by == BY_HOUR)
-			period = period_start(r, iv->start);
-		if (!find_group(r, iv->source, period, &acc))
+			period = period_start(r, fr->start);
+		if (!find_group(r, fr->source, period, &acc))
 			return;
-		add_interval(r, acc, iv);
+		add_frame(r, acc, fr);
 	}
-	if (r->intervals == 0 || iv->start < r->first_start)
-		r->first_start = iv->start;
-	if (r->intervals == 0 || iv->end > r->last_end)
-		r->last_end = iv->end;
+	if (r->intervals == 0 || fr->start < r->first_start)
+		r->first_start = fr->start;
+	if (r->intervals == 0 || fr->end > r->last_end)
+		r->last_end = fr->end;
 	r->intervals++;
 	r->incomplete_count += !complete;
 	if (r->stream)
-		emit(r, iv->source, iv->start, iv, r->scratch);
+		emit(r, fr->source, fr->start, fr, r->scratch);
 }
 
 /* Add to the n bytes of out (cap in all) what fmt says; n grows by what
@@ -513,7 +517,7 @@ report_what_matched_nothing(const struct report *r, char *out, size_t cap)
 	/* the selections that matched nothing on their own */
 	bool source = r->of_sources == 0, period = r->in_period == 0,
 	     complete = o->complete_only && r->complete == 0;
-	char stamp[20];
+	char stamp[TZONE_TEXT];
 	size_t n;
 
 	if (r->offered == 0 || r->passed > 0)
@@ -532,11 +536,11 @@ report_what_matched_nothing(const struct report *r, char *out, size_t cap)
 		n = append(out, cap, n, " starting %s", !from ? "before" :
 		           to ? "between" : "at or after");
 		if (from) {
-			stamp_format(o->from, stamp);
+			tzone_format(NULL, o->from, stamp);
 			n = append(out, cap, n, " --from=%s%s", stamp, to ? " and" : "");
 		}
 		if (to) {
-			stamp_format(o->to, stamp);
+			tzone_format(NULL, o->to, stamp);
 			append(out, cap, n, " --to=%s", stamp);
 		}
 	}
@@ -573,7 +577,7 @@ build_out(struct report *r)
 		out_column(r, col->name, col->heading, col->text == TEXT_NONE, leading,
 		           col->width, 0);
 	}
-	for (unsigned k = 0; k < def->top_n && k < r->lay->nbuckets; k++)
+	for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 		for (size_t c = 0; c < def->ntop; c++) {
 			char *n = r->top_names[k * def->ntop + c];
 			snprintf(n, RPT_NAME_MAX + 8, "top%u_%s", k + 1, def->top_cols[c].name);
@@ -593,38 +597,20 @@ hidden_column(struct report *r)
 	c->type = counter_type_by_name("PERF_COUNTER_LARGE_DELTA");
 	c->total = c->has_n = true;
 	c->n.nterms = 1;
-	c->n.terms[0] = (struct rpt_term){ TERM_INCOMPLETE, -1, 1 };
-	c->bucket = -1;
+	c->n.terms[0] = (struct rpt_term){ TERM_INCOMPLETE, 0, 1 };
+	c->row = -1;
 	c->scale_num = c->scale_den = 1;
 }
 
-struct report *
-report_open(const struct rpt_def *def, const struct pmint *pm,
-            const struct sources *src, const struct report_opts *o,
-            struct rowsink *sink, struct diag *d, pm_status *st)
+/* The report's tables, sized from its definition and schema; false when
+ * out of memory. */
+static bool
+alloc_tables(struct report *r)
 {
-	struct report *r = calloc(1, sizeof *r);
-	size_t top_out = (size_t)def->top_n * def->ntop, nout;
-	bool adder;
+	const struct rpt_def *def = r->def;
+	size_t top_out = (size_t)def->top_n * def->ntop, nout = 3 + def->ncols + top_out;
+	bool adder = metric_adder_init(&r->adder, r->stride);
 
-	*st = PM_E_NOMEM;
-	if (!r)
-		return NULL;
-	r->def = def;
-	r->lay = &pm->lay;
-	r->src = src;
-	r->o = *o;
-	r->sink = sink;
-	r->diag = d;
-	r->all_parts = ((1u << (pm->nparts + 1)) - 1) & ~1u;
-	r->keyed = def->rows != ROWS_INTERVAL;
-	r->stream = def->rows == ROWS_INTERVAL || o->by == BY_INTERVAL;
-	r->nrows = def->rows == ROWS_BUCKET ? r->lay->nbuckets : 1;
-	r->top_base = r->nrows * def->ncols;
-	r->hidden = r->top_base + (def->ntop ? r->lay->nbuckets * def->ntop : 0);
-	r->stride = r->hidden + 1;
-	hidden_column(r);
-	nout = 3 + def->ncols + top_out;
 	r->types = calloc(def->ncols + 1, sizeof *r->types);
 	r->top_types = calloc(def->ntop + 1, sizeof *r->top_types);
 	r->out = calloc(nout, sizeof *r->out);
@@ -633,22 +619,32 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 	r->cell_text = calloc(nout, CELL_MAX);
 	r->fmt = calloc(def->ncols + 1, sizeof *r->fmt);
 	r->top_fmt = calloc(def->ntop + 1, sizeof *r->top_fmt);
-	r->source_state = calloc(o->max_sources, 1);
+	r->source_state = calloc(r->o.max_sources, 1);
 	r->cap = r->stream ? 1 : 64;
 	r->groups = malloc(r->cap * sizeof *r->groups);
 	r->accs = malloc(r->cap * r->stride * sizeof *r->accs);
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
-	adder = metric_adder_init(&r->adder, r->stride);
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
 	r->blank = calloc(r->stride, sizeof *r->blank);
-	if (!r->types || !r->top_types || !r->out || !r->top_names || !r->cells ||
-	    !r->cell_text || !r->fmt || !r->top_fmt || !r->source_state ||
-	    !r->groups || !r->accs || !r->index ||
-	    !adder || !r->direct || !r->blank) {
-		report_close(r);
-		return NULL;
-	}
+	r->frame_figures = calloc(METRIC_BATCH * r->slots.count, sizeof *r->frame_figures);
+	r->order = calloc(r->nbuckets + 1, sizeof *r->order);
+	r->rank_value = calloc(r->nbuckets + 1, sizeof *r->rank_value);
+	for (size_t k = 0; r->frame_figures && k < METRIC_BATCH; k++)
+		r->frames[k].x = r->frame_figures + k * r->slots.count;
+	return r->types && r->top_types && r->out && r->top_names && r->cells &&
+	       r->cell_text && r->fmt && r->top_fmt && r->source_state &&
+	       r->groups && r->accs && r->index && adder && r->direct &&
+	       r->blank && r->frame_figures && r->order && r->rank_value;
+}
+
+/* Each column's accumulator type and format, then what a frame adds and
+ * the columns written. */
+static void
+bind_columns(struct report *r)
+{
+	const struct rpt_def *def = r->def;
+
 	r->scratch = r->accs;
 	for (size_t c = 0; c < def->ncols; c++) {
 		r->types[c] = metric_acc_type(&def->cols[c]);
@@ -661,11 +657,46 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 	init_accs(r, r->blank);
 	bind_all(r);
 	build_out(r);
-	if ((*st = sink->begin(sink, r->out, r->nout, def->layout == LAYOUT_FORM)) != PM_OK) {
+}
+
+pm_status
+report_open(struct report **out, const struct rpt_def *def,
+            const struct schema *s, const struct sources *src,
+            const struct report_opts *o, struct rowsink *sink, struct diag *d)
+{
+	struct report *r = calloc(1, sizeof *r);
+	pm_status st;
+
+	*out = NULL;
+	if (!r)
+		return PM_E_NOMEM;
+	r->def = def;
+	r->schema = s;
+	r->src = src;
+	r->o = *o;
+	r->sink = sink;
+	r->diag = d;
+	r->all_groups = s->groups;
+	r->keyed = def->rows != ROWS_INTERVAL;
+	r->stream = def->rows == ROWS_INTERVAL || o->by == BY_INTERVAL;
+	r->nbuckets = s->family.nrows;
+	r->nrows = def->rows == ROWS_BUCKET ? r->nbuckets : 1;
+	r->top_base = r->nrows * def->ncols;
+	r->hidden = r->top_base + (def->ntop ? r->nbuckets * def->ntop : 0);
+	r->stride = r->hidden + 1;
+	hidden_column(r);
+	if ((st = metric_slots_of(&r->slots, s)) != PM_OK ||
+	    (st = alloc_tables(r) ? PM_OK : PM_E_NOMEM) != PM_OK) {
 		report_close(r);
-		return NULL;
+		return st;
 	}
-	return r;
+	bind_columns(r);
+	if ((st = sink->begin(sink, r->out, r->nout, def->layout == LAYOUT_FORM)) != PM_OK) {
+		report_close(r);
+		return st;
+	}
+	*out = r;
+	return PM_OK;
 }
 
 struct sort_key {
@@ -739,5 +770,8 @@ report_close(struct report *r)
 	metric_adder_free(&r->adder);
 	free(r->direct);
 	free(r->blank);
+	free(r->frame_figures);
+	free(r->order);
+	free(r->rank_value);
 	free(r);
 }

@@ -1,17 +1,19 @@
-/* report.h: a report definition run over intervals: selection, groups,
- * and rows for a writer (rowsink.h).
+/* report.h: a report definition run over frames (frame/frame.h; for
+ * PMIM, one frame per interval): selection, groups, and rows for a writer
+ * (rowsink.h).
  *
- * Selection keeps an interval when its source is one of opts.sources (all
+ * Selection keeps a frame when its source is one of opts.sources (all
  * when none are given), its start is within [from, to), and, with
- * complete_only, it has every part. Groups are keyed by source and period;
- * the period is the hour or day the interval starts in (an interval that
- * crosses a boundary counts whole in the period it starts in), the
- * interval itself, or the whole input. Each group keeps one counter_acc
+ * complete_only, it has every group of the schema. Groups are keyed by
+ * source and period; the period is the hour or day the frame starts in (a
+ * frame that crosses a boundary counts whole in the period it starts in),
+ * the frame itself, or the whole input. Each group keeps one counter_acc
  * per column and row (and per bucket for a "top" block): sums, counts and
  * maxima only, so groups merge exactly. Groups are written sorted by source
  * name, then period; with BY_INTERVAL, and for "rows interval" reports,
- * rows are written as the intervals come, in input order, and no group is
- * kept. Nothing is allocated per interval except when a new group is made. */
+ * rows are written as the frames come, in input order, and no group is
+ * kept. Nothing is allocated per frame except when a new group is made.
+ * The words of messages say "interval", as PMIM users know them. */
 #ifndef REPORT_H
 #define REPORT_H
 
@@ -20,12 +22,12 @@
 #include <stdint.h>
 
 #include "core/diag.h"
-#include "pmim/pmint.h"
-#include "pmim/reasm.h"
-#include "report/rowsink.h"
-#include "report/rptdef.h"
 #include "core/sources.h"
 #include "core/tzone.h"
+#include "frame/frame.h"
+#include "frame/schema.h"
+#include "report/rowsink.h"
+#include "report/rptdef.h"
 
 enum report_by { BY_TOTAL, BY_DAY, BY_HOUR, BY_INTERVAL };
 
@@ -46,12 +48,16 @@ struct report;
 /* The name of a grouping ("total", "day", "hour", "interval"). */
 const char *report_by_name(enum report_by by);
 
-struct report *report_open(const struct rpt_def *def, const struct pmint *pm,
-                           const struct sources *src, const struct report_opts *o,
-                           struct rowsink *sink, struct diag *d, pm_status *st);
+/* A report of def over frames of schema s, its rows to sink. PM_E_NOMEM,
+ * PM_E_LAYOUT (the schema passes what a report can bind), or the sink's
+ * status from its begin. def and s must outlive the report. */
+pm_status report_open(struct report **out, const struct rpt_def *def,
+                      const struct schema *s, const struct sources *src,
+                      const struct report_opts *o, struct rowsink *sink,
+                      struct diag *d);
 
-/* An interval_fn: ctx is the report. */
-void report_interval(const struct interval *iv, void *ctx);
+/* A frame_fn: ctx is the report. */
+void report_frame(const struct frame *f, void *ctx);
 
 /* When intervals came and none was reported, which selection (--source,
  * --from and --to, --complete-only) matched nothing, in out (cap bytes):

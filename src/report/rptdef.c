@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/gcd.h"
-#include "pmim/pmtime.h"
+#include "frame/frame.h"
 #include "report/rptdef.h"
 
 #define LINE_MAX_TOKENS 16
@@ -12,7 +12,7 @@
 
 struct parser {
 	struct rpt_def *def;
-	const struct layout *lay;
+	const struct schema *schema;
 	const char *file;
 	unsigned line;
 	char *err;
@@ -82,21 +82,12 @@ static const struct {
 	enum rpt_term_kind kind;
 	uint64_t tps;
 } virtuals[] = {
-	{ "@duration", TERM_DURATION, PM_UNITS_PER_SECOND },
+	{ "@duration", TERM_DURATION, FRAME_STAMPS_PER_SECOND },
 	{ "@interval", TERM_INTERVAL, 0 },
 	{ "@complete", TERM_COMPLETE, 0 },
 	{ "@incomplete", TERM_INCOMPLETE, 0 },
-	{ "@wait_time", TERM_WAIT_TIME, PM_UNITS_PER_SECOND },
-	{ "@waits", TERM_WAITS, 0 },
-	{ "@start", TERM_START, PM_UNITS_PER_SECOND },
-	{ "@end", TERM_END, PM_UNITS_PER_SECOND },
-};
-
-static const struct {
-	const char *name;
-	enum rpt_term_kind kind;
-} bucket_terms[] = {
-	{ "%T", TERM_BUCKET_SUM }, { "%H", TERM_BUCKET_HIGH }, { "%#", TERM_BUCKET_COUNT },
+	{ "@start", TERM_START, FRAME_STAMPS_PER_SECOND },
+	{ "@end", TERM_END, FRAME_STAMPS_PER_SECOND },
 };
 
 static const struct {
@@ -105,20 +96,6 @@ static const struct {
 } units[] = {
 	{ "s", 1 }, { "ms", 1000 }, { "us", 1000000 },
 };
-
-/* Ticks per second of a copybook unit; 0 for counts, -1 (as uint64) for
- * fields that are not figures. */
-static uint64_t
-units_tps(enum cb_units u)
-{
-	switch (u) {
-	case CB_UNITS_COUNT: return 0;
-	case CB_UNITS_TIME_E4: return PM_UNITS_PER_SECOND;
-	case CB_UNITS_TIME_E2: return 100;
-	case CB_UNITS_TOD: return TOD_UNITS_PER_SECOND;
-	default: return UINT64_MAX;
-	}
-}
 
 /* ---------------------------------------------------------------------- */
 /* Lines into tokens */
@@ -217,15 +194,44 @@ parse_scale(const char *s, uint64_t *num, uint64_t *den)
 /* ---------------------------------------------------------------------- */
 /* Columns */
 
-/* The part mask of every bucket, for @wait_time and @waits. */
-static unsigned
-bucket_parts(const struct layout *lay)
+/* A member of the row's family: %T, %H, %#. */
+static pm_status
+parse_member(struct parser *p, struct rpt_column *c, const char *s,
+             struct rpt_term *t, uint64_t *tps)
 {
-	unsigned m = 0;
+	int m = schema_member_index(p->schema, s);
 
-	for (size_t i = 0; i < lay->nbuckets; i++)
-		m |= 1u << lay->buckets[i].part;
-	return m;
+	if (m < 0)
+		return fail(p, "unknown bucket field '%s' (%%T, %%H or %%#)", s);
+	t->kind = TERM_MEMBER;
+	t->index = (uint32_t)m;
+	*tps = p->schema->family.members[m].ticks_per_second;
+	c->uses_row = true;
+	return PM_OK;
+}
+
+/* A figure of the frame itself (@duration), or a sum of the schema. */
+static pm_status
+parse_virtual(struct parser *p, struct rpt_column *c, const char *s,
+              struct rpt_term *t, uint64_t *tps)
+{
+	const struct schema *sc = p->schema;
+	int k = schema_sum_index(sc, s);
+
+	if (k >= 0) {
+		t->kind = TERM_SUM;
+		t->index = (uint32_t)k;
+		*tps = sc->family.members[sc->sums[k].member].ticks_per_second;
+		c->groups |= schema_family_groups(sc);
+		return PM_OK;
+	}
+	for (size_t i = 0; i < sizeof virtuals / sizeof virtuals[0]; i++)
+		if (strcmp(s, virtuals[i].name) == 0) {
+			t->kind = virtuals[i].kind;
+			*tps = virtuals[i].tps;
+			return PM_OK;
+		}
+	return fail(p, "unknown virtual field '%s'", s);
 }
 
 /* One term of a reference; *tps is its clock (0: a count). */
@@ -233,39 +239,24 @@ static pm_status
 parse_term(struct parser *p, struct rpt_column *c, const char *s,
            struct rpt_term *t, uint64_t *tps)
 {
+	const struct schema_figure *fig;
+	int f;
+
 	memset(t, 0, sizeof *t);
 	t->factor = 1;
-	if (s[0] == '%') {
-		for (size_t i = 0; i < sizeof bucket_terms / sizeof bucket_terms[0]; i++)
-			if (strcmp(s, bucket_terms[i].name) == 0) {
-				t->kind = bucket_terms[i].kind;
-				*tps = t->kind == TERM_BUCKET_COUNT ? 0 : PM_UNITS_PER_SECOND;
-				c->uses_bucket = true;
-				return PM_OK;
-			}
-		return fail(p, "unknown bucket field '%s' (%%T, %%H or %%#)", s);
-	}
-	if (s[0] == '@') {
-		for (size_t i = 0; i < sizeof virtuals / sizeof virtuals[0]; i++)
-			if (strcmp(s, virtuals[i].name) == 0) {
-				t->kind = virtuals[i].kind;
-				*tps = virtuals[i].tps;
-				if (t->kind == TERM_WAIT_TIME || t->kind == TERM_WAITS)
-					c->parts |= bucket_parts(p->lay);
-				return PM_OK;
-			}
-		return fail(p, "unknown virtual field '%s'", s);
-	}
-	int f = layout_field_index(p->lay, s);
-	if (f < 0)
+	if (s[0] == '%')
+		return parse_member(p, c, s, t, tps);
+	if (s[0] == '@')
+		return parse_virtual(p, c, s, t, tps);
+	if ((f = schema_figure_index(p->schema, s)) < 0)
 		return fail(p, "unknown field '%s'", s);
-	const struct cb_field *fd = &p->lay->fields[f];
-	*tps = units_tps(fd->units);
-	if (*tps == UINT64_MAX || fd->length == 0 || fd->part == 0)
+	fig = &p->schema->figures[f];
+	if (fig->kind == SCHEMA_OTHER)
 		return fail(p, "field '%s' is not a count or a time", s);
-	t->kind = TERM_FIELD;
-	t->field = f;
-	c->parts |= 1u << fd->part;
+	*tps = fig->kind == SCHEMA_TIME ? fig->ticks_per_second : 0;
+	t->kind = TERM_FIGURE;
+	t->index = (uint32_t)f;
+	c->groups |= 1u << fig->group;
 	return PM_OK;
 }
 
@@ -391,7 +382,7 @@ check_type(struct parser *p, struct rpt_column *c)
 static bool
 name_ok(const char *s)
 {
-	if (*s == '\0' || strlen(s) >= RPT_NAME_MAX - CB_NAME_MAX)
+	if (*s == '\0' || strlen(s) >= RPT_NAME_MAX - SCHEMA_LABEL_MAX)
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -400,17 +391,197 @@ name_ok(const char *s)
 	return true;
 }
 
+/* What a column line says, while its keys are read. */
+struct column_line {
+	struct rpt_column *c;
+	const char *unit;
+	uint64_t scale_num, scale_den;
+	bool counter_keys;     /* a key only counter columns take */
+};
+
+static pm_status
+key_type(struct parser *p, struct column_line *l, char *val)
+{
+	l->c->type = counter_type_by_name(val);
+	if (l->c->type == CT_UNKNOWN)
+		return fail(p, "unknown counter type '%s'", val);
+	return PM_OK;
+}
+
+static pm_status
+key_text(struct parser *p, struct column_line *l, char *val)
+{
+	int t = lookup(text_names, val);
+
+	if (t < 0)
+		return fail(p, "unknown text '%s'", val);
+	l->c->text = (enum rpt_text)t;
+	return PM_OK;
+}
+
+/* N=, D= or B=: the key's letter picks the reference. */
+static pm_status
+key_ref(struct parser *p, struct column_line *l, const char *key, char *val)
+{
+	struct rpt_column *c = l->c;
+	struct rpt_ref *r = key[0] == 'N' ? &c->n : key[0] == 'D' ? &c->d : &c->b;
+	bool *has = key[0] == 'N' ? &c->has_n : key[0] == 'D' ? &c->has_d : &c->has_b;
+	pm_status st = parse_ref(p, c, key, val, r);
+
+	*has = st == PM_OK;
+	return st;
+}
+
+static pm_status
+key_aggregate(struct parser *p, struct column_line *l, char *val)
+{
+	if (strcmp(val, "total") != 0 && strcmp(val, "average") != 0)
+		return fail(p, "unknown aggregate '%s' (average or total)", val);
+	l->c->total = strcmp(val, "total") == 0;
+	return PM_OK;
+}
+
+static pm_status
+key_unit(struct parser *p, struct column_line *l, char *val)
+{
+	(void)p;
+	l->unit = val;
+	return PM_OK;
+}
+
+static pm_status
+key_scale(struct parser *p, struct column_line *l, char *val)
+{
+	if (!parse_scale(val, &l->scale_num, &l->scale_den))
+		return fail(p, "bad scale '%s'", val);
+	return PM_OK;
+}
+
+static pm_status
+key_decimals(struct parser *p, struct column_line *l, char *val)
+{
+	uint64_t v;
+
+	if (!parse_uint(val, 9, &v))
+		return fail(p, "decimals must be 0 to 9, not '%s'", val);
+	l->c->decimals = (unsigned)v;
+	return PM_OK;
+}
+
+static pm_status
+key_heading(struct parser *p, struct column_line *l, char *val)
+{
+	if (strlen(val) >= sizeof l->c->heading)
+		return fail(p, "heading longer than %zu characters", sizeof l->c->heading - 1);
+	strcpy(l->c->heading, val);
+	return PM_OK;
+}
+
+static pm_status
+key_width(struct parser *p, struct column_line *l, char *val)
+{
+	uint64_t v;
+
+	if (!parse_uint(val, 132, &v))
+		return fail(p, "width must be 0 to 132, not '%s'", val);
+	l->c->width = (unsigned)v;
+	return PM_OK;
+}
+
+/* The keys of a column line; counter: only a counter column takes it. */
+static const struct {
+	const char *name;
+	pm_status (*parse)(struct parser *p, struct column_line *l, char *val);
+	bool counter;
+} column_keys[] = {
+	{ "type", key_type, true },
+	{ "text", key_text, false },
+	{ "aggregate", key_aggregate, true },
+	{ "unit", key_unit, true },
+	{ "scale", key_scale, true },
+	{ "decimals", key_decimals, true },
+	{ "heading", key_heading, false },
+	{ "width", key_width, false },
+};
+
+/* One key=value of a column line. */
+static pm_status
+parse_key(struct parser *p, struct column_line *l, char *key)
+{
+	char *val = strchr(key, '=');
+
+	if (!val)
+		return fail(p, "'%s' is not key=value", key);
+	*val++ = '\0';
+	if (strcmp(key, "N") == 0 || strcmp(key, "D") == 0 || strcmp(key, "B") == 0) {
+		l->counter_keys = true;
+		return key_ref(p, l, key, val);
+	}
+	for (size_t i = 0; i < sizeof column_keys / sizeof column_keys[0]; i++)
+		if (strcmp(key, column_keys[i].name) == 0) {
+			l->counter_keys |= column_keys[i].counter;
+			return column_keys[i].parse(p, l, val);
+		}
+	return fail(p, "unknown key '%s'", key);
+}
+
+/* A text column takes only heading= and width=. */
+static pm_status
+check_text_column(struct parser *p, const struct column_line *l)
+{
+	struct rpt_column *c = l->c;
+
+	if (l->counter_keys)
+		return fail(p, "column '%s': a text column takes only heading= and width=",
+		            c->name);
+	if (c->text == TEXT_BUCKET || c->text == TEXT_DESCRIPTION)
+		c->uses_row = true;
+	if ((c->text == TEXT_START || c->text == TEXT_END || c->text == TEXT_PARTS) &&
+	    p->def->rows != ROWS_INTERVAL)
+		return fail(p, "column '%s': text=%s needs 'rows interval'", c->name,
+		            c->text == TEXT_START ? "start" : c->text == TEXT_END ? "end" : "parts");
+	return PM_OK;
+}
+
+/* unit= and scale= as one exact factor of the column's value. */
+static pm_status
+set_scale(struct parser *p, const struct column_line *l)
+{
+	struct rpt_column *c = l->c;
+	const char *unit = l->unit;
+	uint64_t per = 0, den, g;
+
+	c->scale_num = l->scale_num;
+	c->scale_den = l->scale_den;
+	if (!unit && c->value != VALUE_TICKS && c->value != VALUE_SECONDS)
+		return PM_OK;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(unit ? unit : "s", units[i].name) == 0)
+			per = units[i].per_second;
+	if (per == 0)
+		return fail(p, "unknown unit '%s' (s, ms or us)", unit);
+	if (c->value != VALUE_TICKS && c->value != VALUE_SECONDS)
+		return fail(p, "column '%s': unit=%s needs a time value", c->name, unit);
+	den = c->value == VALUE_TICKS ? c->tb : 1;
+	if (l->scale_num > UINT64_MAX / per || l->scale_den > UINT64_MAX / den)
+		return fail(p, "column '%s': scale too large", c->name);
+	c->scale_num = l->scale_num * per;
+	c->scale_den = l->scale_den * den;
+	g = (uint64_t)gcd(c->scale_num, c->scale_den);
+	c->scale_num /= g;
+	c->scale_den /= g;
+	return PM_OK;
+}
+
 /* The keys of a column line, after "column NAME". */
 static pm_status
 parse_column(struct parser *p, char **tok, size_t ntok, struct rpt_column *c)
 {
-	const char *unit = NULL;
-	uint64_t v, scale_num = 1, scale_den = 1;
+	struct column_line l = { .c = c, .scale_num = 1, .scale_den = 1 };
 	pm_status st;
-	bool counter_keys = false;
 
 	memset(c, 0, sizeof *c);
-	c->bucket = -1;
+	c->row = -1;
 	c->type = CT_UNKNOWN;
 	if (ntok < 2)
 		return fail(p, "column needs a name");
@@ -418,95 +589,17 @@ parse_column(struct parser *p, char **tok, size_t ntok, struct rpt_column *c)
 		return fail(p, "bad column name '%s'", tok[1]);
 	strcpy(c->name, tok[1]);
 	strcpy(c->heading, tok[1]);
-	for (size_t i = 2; i < ntok; i++) {
-		char *key = tok[i], *val = strchr(key, '=');
-		if (!val)
-			return fail(p, "'%s' is not key=value", key);
-		*val++ = '\0';
-		if (strcmp(key, "type") == 0) {
-			c->type = counter_type_by_name(val);
-			if (c->type == CT_UNKNOWN)
-				return fail(p, "unknown counter type '%s'", val);
-		} else if (strcmp(key, "text") == 0) {
-			int t = lookup(text_names, val);
-			if (t < 0)
-				return fail(p, "unknown text '%s'", val);
-			c->text = (enum rpt_text)t;
-		} else if (strcmp(key, "N") == 0 || strcmp(key, "D") == 0 ||
-		           strcmp(key, "B") == 0) {
-			struct rpt_ref *r = key[0] == 'N' ? &c->n : key[0] == 'D' ? &c->d : &c->b;
-			bool *has = key[0] == 'N' ? &c->has_n : key[0] == 'D' ? &c->has_d : &c->has_b;
-			if ((st = parse_ref(p, c, key, val, r)) != PM_OK)
-				return st;
-			*has = true;
-		} else if (strcmp(key, "aggregate") == 0) {
-			if (strcmp(val, "total") != 0 && strcmp(val, "average") != 0)
-				return fail(p, "unknown aggregate '%s' (average or total)", val);
-			c->total = strcmp(val, "total") == 0;
-		} else if (strcmp(key, "unit") == 0) {
-			unit = val;
-		} else if (strcmp(key, "scale") == 0) {
-			if (!parse_scale(val, &scale_num, &scale_den))
-				return fail(p, "bad scale '%s'", val);
-		} else if (strcmp(key, "decimals") == 0) {
-			if (!parse_uint(val, 9, &v))
-				return fail(p, "decimals must be 0 to 9, not '%s'", val);
-			c->decimals = (unsigned)v;
-		} else if (strcmp(key, "heading") == 0) {
-			if (strlen(val) >= sizeof c->heading)
-				return fail(p, "heading longer than %zu characters", sizeof c->heading - 1);
-			strcpy(c->heading, val);
-			continue;
-		} else if (strcmp(key, "width") == 0) {
-			if (!parse_uint(val, 132, &v))
-				return fail(p, "width must be 0 to 132, not '%s'", val);
-			c->width = (unsigned)v;
-			continue;
-		} else {
-			return fail(p, "unknown key '%s'", key);
-		}
-		if (strcmp(key, "text") != 0)
-			counter_keys = true;
-	}
-	if (c->text != TEXT_NONE) {
-		if (counter_keys)
-			return fail(p, "column '%s': a text column takes only heading= and width=",
-			            c->name);
-		if (c->text == TEXT_BUCKET || c->text == TEXT_DESCRIPTION)
-			c->uses_bucket = true;
-		if ((c->text == TEXT_START || c->text == TEXT_END || c->text == TEXT_PARTS) &&
-		    p->def->rows != ROWS_INTERVAL)
-			return fail(p, "column '%s': text=%s needs 'rows interval'", c->name,
-			            c->text == TEXT_START ? "start" : c->text == TEXT_END ? "end" : "parts");
-		return PM_OK;
-	}
+	for (size_t i = 2; i < ntok; i++)
+		if ((st = parse_key(p, &l, tok[i])) != PM_OK)
+			return st;
+	if (c->text != TEXT_NONE)
+		return check_text_column(p, &l);
 	if (c->type == CT_UNKNOWN)
 		return fail(p, "column '%s' needs type= or text=", c->name);
 	set_clock(c);
 	if ((st = check_type(p, c)) != PM_OK)
 		return st;
-	/* unit and scale= make one exact factor */
-	c->scale_num = scale_num;
-	c->scale_den = scale_den;
-	if (unit || c->value == VALUE_TICKS || c->value == VALUE_SECONDS) {
-		uint64_t per = 0;
-		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-			if (strcmp(unit ? unit : "s", units[i].name) == 0)
-				per = units[i].per_second;
-		if (per == 0)
-			return fail(p, "unknown unit '%s' (s, ms or us)", unit);
-		if (c->value != VALUE_TICKS && c->value != VALUE_SECONDS)
-			return fail(p, "column '%s': unit=%s needs a time value", c->name, unit);
-		uint64_t den = c->value == VALUE_TICKS ? c->tb : 1, g;
-		if (scale_num > UINT64_MAX / per || scale_den > UINT64_MAX / den)
-			return fail(p, "column '%s': scale too large", c->name);
-		c->scale_num = scale_num * per;
-		c->scale_den = scale_den * den;
-		g = (uint64_t)gcd(c->scale_num, c->scale_den);
-		c->scale_num /= g;
-		c->scale_den /= g;
-	}
-	return PM_OK;
+	return set_scale(p, &l);
 }
 
 static bool
@@ -543,21 +636,23 @@ add_column(struct parser *p, struct rpt_column *cols, size_t *n, size_t max,
 	return PM_OK;
 }
 
-/* "end" of an each block: its columns for every bucket, in copybook order. */
+/* "end" of an each block: its columns for every bucket, in schema order. */
 static pm_status
 expand_each(struct parser *p)
 {
 	struct rpt_def *def = p->def;
 	pm_status st;
 
-	for (size_t b = 0; b < p->lay->nbuckets; b++)
+	const struct schema_family *fam = &p->schema->family;
+
+	for (size_t b = 0; b < fam->nrows; b++)
 		for (size_t i = 0; i < p->ntmpl; i++) {
 			struct rpt_column c = p->tmpl[i];
-			c.bucket = (int)b;
-			put_label(c.name, p->lay->buckets[b].label);
-			put_label(c.heading, p->lay->buckets[b].label);
-			if (c.uses_bucket)
-				c.parts |= 1u << p->lay->buckets[b].part;
+			c.row = (int)b;
+			put_label(c.name, fam->rows[b].label);
+			put_label(c.heading, fam->rows[b].label);
+			if (c.uses_row)
+				c.groups |= 1u << fam->rows[b].group;
 			if ((st = add_column(p, def->cols, &def->ncols, RPT_MAX_COLUMNS, &c)) != PM_OK)
 				return st;
 		}
@@ -593,7 +688,7 @@ directive_column(struct parser *p, char **tok, size_t ntok)
 		return fail(p, templ ? "column '%s': a name inside 'each bucket' needs %%L"
 		                     : "column '%s': %%L is only allowed inside 'each bucket'",
 		            c.name);
-	if (c.uses_bucket && p->block == BLOCK_NONE && def->rows != ROWS_BUCKET)
+	if (c.uses_row && p->block == BLOCK_NONE && def->rows != ROWS_BUCKET)
 		return fail(p, "column '%s' reads a bucket: use it in a 'rows bucket' report, "
 		            "or inside 'each bucket' or 'top'", c.name);
 	p->seen_column = true;
@@ -619,8 +714,8 @@ directive_top(struct parser *p, char **tok, size_t ntok)
 
 	if (ntok != 5 || strcmp(tok[2], "buckets") != 0 || strcmp(tok[3], "by") != 0)
 		return fail(p, "top wants: top N buckets by COLUMN");
-	if (!parse_uint(tok[1], CB_MAX_BUCKETS, &n) || n == 0)
-		return fail(p, "top: N must be 1 to %d, not '%s'", CB_MAX_BUCKETS, tok[1]);
+	if (!parse_uint(tok[1], RPT_MAX_TOP, &n) || n == 0)
+		return fail(p, "top: N must be 1 to %d, not '%s'", RPT_MAX_TOP, tok[1]);
 	if (p->seen_top)
 		return fail(p, "only one 'top' block is allowed");
 	if (p->def->rows != ROWS_GROUP)
@@ -710,9 +805,10 @@ parse_line(struct parser *p, char *line)
 
 pm_status
 rptdef_parse(struct rpt_def *def, const char *name, const char *text,
-             const char *file, const struct layout *lay, char *err, size_t errlen)
+             const char *file, const struct schema *schema, char *err,
+             size_t errlen)
 {
-	struct parser p = { .def = def, .lay = lay, .file = file, .err = err,
+	struct parser p = { .def = def, .schema = schema, .file = file, .err = err,
 	                    .errlen = errlen };
 	char line[1024];
 	pm_status st;

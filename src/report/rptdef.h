@@ -1,13 +1,16 @@
 /* rptdef.h: report definitions, read from text (reports/README.md has the
  * format). A definition names, for each column, a counter type of the
- * engine (counter.h) by its winperf name and the fields it reads as N, D
- * and B; all names are resolved against the layout when the definition is
- * read, so that an unknown field or type is an error at that line and the
- * per-interval path never looks a name up.
+ * engine (counter.h) by its winperf name and the figures it reads as N, D
+ * and B; all names are resolved against the reader's schema
+ * (frame/schema.h) when the definition is read, so that an unknown figure
+ * or type is an error at that line and the per-frame path never looks a
+ * name up. The buckets of "rows bucket", "each bucket" and "top N
+ * buckets" are the rows of the schema's family (for PMIM, the wait
+ * buckets).
  *
- * Times: every time a column reads (10**-4 s, 10**-2 s or TOD fields) is
- * converted to the column's clock, the finest among them, by an exact
- * integer factor (10**-4 s to TOD is x409,600); the clock's ticks per
+ * Times: every time a column reads (for PMIM 10**-4 s, 10**-2 s or TOD
+ * fields) is converted to the column's clock, the finest among them, by an
+ * exact integer factor (10**-4 s to TOD is x409,600); the clock's ticks per
  * second are the engine's TB. */
 #ifndef RPTDEF_H
 #define RPTDEF_H
@@ -16,34 +19,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/copybook.h"
-#include "engine/counter.h"
 #include "core/status.h"
+#include "engine/counter.h"
+#include "frame/schema.h"
 
 #define RPT_NAME_MAX 48
 #define RPT_TEXT_MAX 128
 #define RPT_MAX_COLUMNS 400
 #define RPT_MAX_TERMS 8
+#define RPT_MAX_TOP 48      /* N of "top N buckets" */
 
-/* What a term of a field reference reads from an interval. */
+/* What a term of a figure reference reads from a frame. */
 enum rpt_term_kind {
-	TERM_FIELD,        /* a copybook field */
-	TERM_BUCKET_SUM,   /* %T: the bucket's sum of wait times */
-	TERM_BUCKET_HIGH,  /* %H: its highest wait */
-	TERM_BUCKET_COUNT, /* %#: its number of waits */
-	TERM_DURATION,     /* @duration: end - start, 10**-4 s */
+	TERM_FIGURE,       /* a figure of the schema */
+	TERM_MEMBER,       /* %T, %H, %#: a member of the row's family */
+	TERM_SUM,          /* @wait_time, @waits: a sum of the schema */
+	TERM_DURATION,     /* @duration: end - start, in stamps */
 	TERM_INTERVAL,     /* @interval: 1 */
-	TERM_COMPLETE,     /* @complete: 1 when the interval has every part */
+	TERM_COMPLETE,     /* @complete: 1 when the frame has every group */
 	TERM_INCOMPLETE,   /* @incomplete: 1 when it lacks one */
-	TERM_WAIT_TIME,    /* @wait_time: the sum of every bucket's %T */
-	TERM_WAITS,        /* @waits: the sum of every bucket's %# */
-	TERM_START,        /* @start: the start stamp, 10**-4 s */
-	TERM_END           /* @end: the end stamp, 10**-4 s */
+	TERM_START,        /* @start: the start stamp */
+	TERM_END,          /* @end: the end stamp */
+	TERM_KINDS
 };
 
 struct rpt_term {
 	enum rpt_term_kind kind;
-	int field;          /* TERM_FIELD: index into layout.fields */
+	uint32_t index;     /* of the figure, member or sum */
 	uint64_t factor;    /* to the column's clock (1 for counts) */
 };
 
@@ -86,14 +88,14 @@ struct rpt_column {
 	uint64_t scale_num, scale_den; /* unit and scale= together */
 	unsigned decimals;
 	unsigned width;              /* least width in the text format */
-	int bucket;                  /* -1: the row's bucket, if any */
-	bool uses_bucket;            /* reads %T, %H or %# */
-	unsigned parts;              /* parts its fields are in (bit p) */
+	int row;                     /* of the family; -1: the report row's */
+	bool uses_row;               /* reads a member, a row's label or text */
+	unsigned groups;             /* groups its figures are in (bit g) */
 };
 
 enum rpt_rows {
 	ROWS_GROUP,         /* one row per group */
-	ROWS_BUCKET,        /* one row per group and wait bucket */
+	ROWS_BUCKET,        /* one row per group and row of the family */
 	ROWS_INTERVAL       /* one row per interval, no grouping */
 };
 
@@ -107,8 +109,8 @@ struct rpt_def {
 	enum rpt_layout layout;
 	struct rpt_column cols[RPT_MAX_COLUMNS];
 	size_t ncols;
-	/* "top N buckets by COLUMN": columns over the N buckets with the
-	 * largest value of top_cols[top_by], in each group */
+	/* "top N buckets by COLUMN": columns over the N rows of the family
+	 * with the largest value of top_cols[top_by], in each group */
 	struct rpt_column top_cols[RPT_MAX_COLUMNS / 8];
 	size_t ntop;
 	unsigned top_n;
@@ -119,7 +121,7 @@ struct rpt_def {
  * messages). On error returns PM_E_DEFINITION, or PM_E_NOMEM, with
  * "file:line: message" in err. */
 pm_status rptdef_parse(struct rpt_def *def, const char *name, const char *text,
-                       const char *file, const struct layout *lay, char *err,
-                       size_t errlen);
+                       const char *file, const struct schema *schema,
+                       char *err, size_t errlen);
 
 #endif

@@ -69,7 +69,7 @@ name_of(const char *path, char *name, size_t cap)
 }
 
 static pm_status
-parse_file(struct rpt_def *def, const char *path, const struct layout *lay,
+parse_file(struct rpt_def *def, const char *path, const struct schema *schema,
            char *err, size_t errlen)
 {
 	char name[RPT_NAME_MAX];
@@ -81,7 +81,7 @@ parse_file(struct rpt_def *def, const char *path, const struct layout *lay,
 		return PM_E_USAGE;
 	}
 	name_of(path, name, sizeof name);
-	st = rptdef_parse(def, name, text, path, lay, err, errlen);
+	st = rptdef_parse(def, name, text, path, schema, err, errlen);
 	free(text);
 	return st;
 }
@@ -95,13 +95,13 @@ plain_name(const char *s)
 
 pm_status
 rptload(struct rpt_def *def, const char *what, const char *report_dir,
-        const struct layout *lay, char *err, size_t errlen)
+        const struct schema *schema, char *err, size_t errlen)
 {
 	const char *dirs[] = { report_dir, PKGDATADIR "/reports" };
 	char path[4096], file[RPT_NAME_MAX + 32];
 
 	if (strchr(what, '/') || (strlen(what) > 4 && strcmp(what + strlen(what) - 4, ".rpt") == 0))
-		return parse_file(def, what, lay, err, errlen);
+		return parse_file(def, what, schema, err, errlen);
 	if (!plain_name(what) || strlen(what) >= RPT_NAME_MAX) {
 		snprintf(err, errlen, "unknown report '%s'", what);
 		return PM_E_USAGE;
@@ -115,13 +115,13 @@ rptload(struct rpt_def *def, const char *what, const char *report_dir,
 		if ((fp = fopen(path, "r")) || errno != ENOENT) {
 			if (fp)
 				fclose(fp);
-			return parse_file(def, path, lay, err, errlen);
+			return parse_file(def, path, schema, err, errlen);
 		}
 	}
 	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
 		if (strcmp(what, builtins[i].name) == 0) {
 			snprintf(file, sizeof file, "(built-in)/%s.rpt", what);
-			return rptdef_parse(def, what, builtins[i].text, file, lay, err, errlen);
+			return rptdef_parse(def, what, builtins[i].text, file, schema, err, errlen);
 		}
 	snprintf(err, errlen, "unknown report '%s' (no %s.rpt in %s%s%s, nor built in)",
 	         what, what, report_dir ? report_dir : "", report_dir ? " or " : "",

@@ -11,14 +11,14 @@
 
 #include <stddef.h>
 
-#include "core/copybook.h"
-#include "report/rptdef.h"
 #include "core/status.h"
+#include "frame/schema.h"
+#include "report/rptdef.h"
 
 /* Find, read and parse the definition `what`. Errors (PM_E_USAGE: not
  * found or unreadable; PM_E_DEFINITION: "file:line: message"; PM_E_NOMEM)
  * come with their message in err. */
 pm_status rptload(struct rpt_def *def, const char *what, const char *report_dir,
-                  const struct layout *lay, char *err, size_t errlen);
+                  const struct schema *schema, char *err, size_t errlen);
 
 #endif

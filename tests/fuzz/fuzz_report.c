@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "fuzz_pipeline.h"
+#include "pmim/binding.h"
 #include "report/report.h"
 #include "report/rptload.h"
 
@@ -17,6 +18,8 @@ static struct rpt_def defs[NREPORTS];
 static const struct rpt_def *def;
 static enum report_by by;
 static struct diag report_diag;
+static struct schema *schema;
+static struct pmim_framer framer = { report_frame, NULL };
 
 struct checker {
 	struct rowsink sink;
@@ -84,14 +87,13 @@ open_report(const struct sources *src)
 {
 	struct report_opts o = { .by = by, .from = INT64_MIN, .to = INT64_MAX,
 	                         .max_groups = 4096, .max_sources = 4 };
-	pm_status st;
 	struct report *r;
 
 	diag_init(&report_diag, "fuzz", NULL);
-	r = report_open(def, &fuzz_pm, src, &o, &checker.sink, &report_diag, &st);
-	if (!r)
+	if (report_open(&r, def, schema, src, &o, &checker.sink, &report_diag) != PM_OK)
 		abort();
-	return r;
+	framer.ctx = r;
+	return &framer;
 }
 
 static void
@@ -99,9 +101,11 @@ finish_report(void *ctx)
 {
 	struct report_meta m = { .name = def->name };
 
-	if (report_finish(ctx, &m) != PM_OK)
+	struct report *r = ((struct pmim_framer *)ctx)->ctx;
+
+	if (report_finish(r, &m) != PM_OK)
 		abort();
-	report_close(ctx);
+	report_close(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -116,10 +120,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	if (!loaded) {
-		if (pmint_load(&fuzz_pm, err, sizeof err) != PM_OK)
+		if (pmint_load(&fuzz_pm, err, sizeof err) != PM_OK ||
+		    pmim_schema_open(&schema, &fuzz_pm.lay, err, sizeof err) != PM_OK)
 			abort();
 		for (size_t i = 0; i < NREPORTS; i++)
-			if (rptload(&defs[i], reports[i], NULL, &fuzz_pm.lay, err,
+			if (rptload(&defs[i], reports[i], NULL, schema, err,
 			            sizeof err) != PM_OK)
 				abort();
 		loaded = true;
@@ -128,6 +133,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	by = (enum report_by)(data[0] / NREPORTS % 4);
 	fuzz_pm_stream(&o);
 	fuzz_run(&o, data + 1, size - 1, 0,
-	         &(struct fuzz_hooks){ report_interval, open_report, finish_report });
+	         &(struct fuzz_hooks){ pmim_frame_interval, open_report, finish_report });
 	return 0;
 }

@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmim/binding.h"
 #include "pmim/pmint.h"
 #include "report/rptdef.h"
 
 #define TEXT_MAX (1u << 16)
 
 static struct pmint pm;
+static struct schema *schema;
 static struct rpt_def def;
 static char text[TEXT_MAX + 1];
 
@@ -22,14 +24,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	pm_status st;
 
-	if (pm.nparts == 0 && pmint_load(&pm, err, sizeof err) != PM_OK)
+	if (!schema && (pmint_load(&pm, err, sizeof err) != PM_OK ||
+	                pmim_schema_open(&schema, &pm.lay, err, sizeof err) != PM_OK))
 		abort();
 	if (size > TEXT_MAX)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
 	err[0] = '\0';
-	st = rptdef_parse(&def, "fuzz", text, "fuzz.rpt", &pm.lay, err, sizeof err);
+	st = rptdef_parse(&def, "fuzz", text, "fuzz.rpt", schema, err, sizeof err);
 	if (st != PM_OK) {
 		if (st != PM_E_DEFINITION && st != PM_E_NOMEM)
 			abort();

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/metric.h"
+#include "pmim/binding.h"
 #include "pmim/pmint.h"
 #include "pmim/pmtime.h"
 #include "report/report.h"
@@ -18,6 +19,7 @@
 #define TOD_S UINT64_C(4096000000)   /* TOD units a second */
 
 static struct pmint pm;
+static struct schema *schema;
 static struct sources src;
 static struct rpt_def def;
 static struct diag diag;
@@ -161,11 +163,21 @@ set(struct interval *iv, const char *name, uint64_t v)
 	iv->v[field(name)] = v;
 }
 
+/* Hand iv to the report as the program does: as its frame. */
+static void
+add(const struct interval *iv, struct report *r)
+{
+	struct frame f;
+
+	pmim_frame_of(&f, iv);
+	report_frame(&f, r);
+}
+
 static void
 load(const char *text)
 {
 	char err[256];
-	pm_status st = rptdef_parse(&def, "test", text, "test.rpt", &pm.lay, err, sizeof err);
+	pm_status st = rptdef_parse(&def, "test", text, "test.rpt", schema, err, sizeof err);
 	ck_assert_msg(st == PM_OK, "%s", err);
 }
 
@@ -180,7 +192,7 @@ open_report(const char *text, enum report_by by)
 	load(text);
 	memset(&cap, 0, sizeof cap);
 	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
-	r = report_open(&def, &pm, &src, &o, &cap.sink, &diag, &st);
+	st = report_open(&r, &def, schema, &src, &o, &cap.sink, &diag);
 	ck_assert_msg(r != NULL, "report_open: %s", pm_status_name(st));
 	return r;
 }
@@ -198,6 +210,7 @@ setup(void)
 {
 	char err[160];
 	ck_assert(pmint_load(&pm, err, sizeof err) == PM_OK);
+	ck_assert(pmim_schema_open(&schema, &pm.lay, err, sizeof err) == PM_OK);
 	ck_assert(sources_init(&src, 16) == PM_OK);
 	diag_init(&diag, "check_report", NULL);
 }
@@ -206,6 +219,7 @@ static void
 teardown(void)
 {
 	sources_free(&src);
+	schema_close(schema);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -227,8 +241,8 @@ START_TEST(waits_total_sums_over_sums)
 	set(&b, "INTDBIWT", 1000);  /* 0.1 s in 1 wait */
 	set(&b, "INTDBIWH", 1000);
 	set(&b, "INTDBIW#", 1);
-	report_interval(&a, r);
-	report_interval(&b, r);
+	add(&a, r);
+	add(&b, r);
 	finish(r);
 	ck_assert_str_eq(cap.header, "source,bucket,description,waits,total_wait_s,"
 	                 "avg_wait_ms,peak_wait_ms,waits_per_s,pct_of_wait_time");
@@ -267,8 +281,8 @@ START_TEST(waits_missing_part_is_not_zero)
 	set(&a, "INTDBKYH", 200);
 	set(&a, "INTDBKY#", 9);
 	b.parts = 0x2;              /* part 1 only */
-	report_interval(&a, r);
-	report_interval(&b, r);
+	add(&a, r);
+	add(&b, r);
 	finish(r);
 	row = bucket_row(0, "INTDBKY");
 	/* 9 waits over the 900 s of the one interval that has part 2, not
@@ -286,7 +300,7 @@ START_TEST(waits_no_part_at_all_is_empty)
 	size_t row;
 
 	a.parts = 0x2;
-	report_interval(&a, r);
+	add(&a, r);
 	finish(r);
 	row = bucket_row(0, "INTDBKY");
 	ck_assert_str_eq(cell(row, "waits"), "");
@@ -307,7 +321,7 @@ START_TEST(rounding_is_exact_half_up)
 	set(&a, "INTDBIRT", 1);     /* 1 e-4 s in 8 waits: 0.0125 ms exactly */
 	set(&a, "INTDBIR#", 8);
 	set(&a, "INTDBIWT", 7);     /* 0.0007 s: 7 / 8 of all wait time */
-	report_interval(&a, r);
+	add(&a, r);
 	finish(r);
 	ck_assert_str_eq(cell(bucket_row(0, "INTDBIR"), "avg_wait_ms"), "0.013");
 	/* 100 * 1 / 8 = 12.5 exactly; 100 * 7 / 8 = 87.5 */
@@ -335,8 +349,8 @@ START_TEST(cpu_busy_leaves_out_missing_part_3)
 	set(&a, "INTTIMUS", 1);
 	b.parts = 0x6;                   /* no part 3 */
 	set(&b, "INTTIMSY", 4);
-	report_interval(&a, r);
-	report_interval(&b, r);
+	add(&a, r);
+	add(&b, r);
 	finish(r);
 	ck_assert_str_eq(cap.header, "source,intervals,elapsed_s,cpu_s,tcb_s,srb_cp_s,"
 	                 "srb_ziip_s,enclave_srb_s,user_mode_s,system_mode_cpu_s,"
@@ -367,7 +381,7 @@ START_TEST(cpu_tod_rounds_exactly)
 
 	/* 2048 TOD units = 0.5 us exactly: rounds up to 0.000001 */
 	set(&a, "INTSYTI", 2048);
-	report_interval(&a, r);
+	add(&a, r);
 	finish(r);
 	ck_assert_str_eq(cell(0, "cpu_s"), "0.000001");
 }
@@ -383,8 +397,8 @@ START_TEST(tasks_rate)
 	set(&a, "INT#TEND", 899);
 	set(&b, "INT#TSTR", 600);
 	set(&b, "INT#TEND", 601);
-	report_interval(&a, r);
-	report_interval(&b, r);
+	add(&a, r);
+	add(&b, r);
 	finish(r);
 	ck_assert_str_eq(cap.header, "source,intervals,elapsed_s,tasks_started,"
 	                 "tasks_ended,tasks_started_per_s");
@@ -406,10 +420,10 @@ START_TEST(by_hour_by_start_time)
 	set(&a, "INT#TSTR", 10);
 	set(&b, "INT#TSTR", 20);
 	set(&c, "INT#TSTR", 40);
-	report_interval(&c, r);    /* out of order: rows come sorted */
-	report_interval(&a, r);
-	report_interval(&b, r);
-	report_interval(&d, r);
+	add(&c, r);    /* out of order: rows come sorted */
+	add(&a, r);
+	add(&b, r);
+	add(&d, r);
 	finish(r);
 	ck_assert_uint_eq(cap.nrows, 3);
 	/* SYSA sorts first; its hour ends at midnight of the next day */
@@ -430,8 +444,8 @@ START_TEST(by_day_and_interval)
 	struct interval a = make("SYSA", "2025-03-03 23:45", "2025-03-04 00:00");
 	struct interval b = make("SYSA", "2025-03-04 00:00", "2025-03-04 00:15");
 
-	report_interval(&a, r);
-	report_interval(&b, r);
+	add(&a, r);
+	add(&b, r);
 	finish(r);
 	ck_assert_uint_eq(cap.nrows, 2);
 	ck_assert_str_eq(cell(0, "period_start"), "2025-03-03 00:00:00");
@@ -439,9 +453,9 @@ START_TEST(by_day_and_interval)
 	ck_assert_str_eq(cell(1, "period_start"), "2025-03-04 00:00:00");
 
 	r = open_report(tasks_rpt, BY_INTERVAL);
-	report_interval(&b, r);   /* streamed: rows as they come */
+	add(&b, r);   /* streamed: rows as they come */
 	ck_assert_uint_eq(cap.nrows, 1);
-	report_interval(&a, r);
+	add(&a, r);
 	finish(r);
 	ck_assert_str_eq(cell(0, "period_start"), "2025-03-04 00:00:00");
 	ck_assert_str_eq(cell(0, "period_end"), "2025-03-04 00:15:00");
@@ -466,16 +480,15 @@ START_TEST(selection)
 	};
 	struct report_meta m = { 0 };
 	struct report *r;
-	pm_status st;
 
 	load(tasks_rpt);
 	memset(&cap, 0, sizeof cap);
 	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
-	r = report_open(&def, &pm, &src, &o, &cap.sink, &diag, &st);
+	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
 	ck_assert(r != NULL);
 	iv[2].parts = 0x6;
 	for (size_t i = 0; i < sizeof iv / sizeof iv[0]; i++)
-		report_interval(&iv[i], r);
+		add(&iv[i], r);
 	ck_assert(report_finish(r, &m) == PM_OK);
 	report_close(r);
 	ck_assert_str_eq(cap.rows[0], "SYSB,2,1800.000000,0,0,0.000");
@@ -494,7 +507,6 @@ matched_nothing(const struct report_opts *opts, const struct interval *iv,
 	struct report_opts o = *opts;
 	struct report_meta m = { 0 };
 	struct report *r;
-	pm_status st;
 	bool said;
 
 	o.max_sources = 16;
@@ -502,10 +514,10 @@ matched_nothing(const struct report_opts *opts, const struct interval *iv,
 	load(text);
 	memset(&cap, 0, sizeof cap);
 	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
-	r = report_open(&def, &pm, &src, &o, &cap.sink, &diag, &st);
+	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
 	ck_assert(r != NULL);
 	for (size_t i = 0; i < n; i++)
-		report_interval(&iv[i], r);
+		add(&iv[i], r);
 	ck_assert(report_finish(r, &m) == PM_OK);
 	said = report_what_matched_nothing(r, out, 256);
 	report_close(r);
@@ -565,16 +577,15 @@ START_TEST(group_limit)
 	struct interval c = make("SYSA", "2025-03-03 12:00", "2025-03-03 12:15");
 	struct report_meta m = { 0 };
 	struct report *r;
-	pm_status st;
 
 	load(tasks_rpt);
 	memset(&cap, 0, sizeof cap);
 	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
-	r = report_open(&def, &pm, &src, &o, &cap.sink, &diag, &st);
-	report_interval(&a, r);
-	report_interval(&b, r);
-	report_interval(&c, r);   /* a third group: left out, reported */
-	report_interval(&a, r);   /* an existing group still counts */
+	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
+	add(&a, r);
+	add(&b, r);
+	add(&c, r);   /* a third group: left out, reported */
+	add(&a, r);   /* an existing group still counts */
 	ck_assert(report_finish(r, &m) == PM_OK);
 	report_close(r);
 	ck_assert_uint_eq(cap.nrows, 2);
@@ -593,8 +604,8 @@ START_TEST(many_groups_grow_the_index)
 		iv.start += h * 3600 * PM_UNITS_PER_SECOND;
 		iv.end += h * 3600 * PM_UNITS_PER_SECOND;
 		iv.v[field("INT#TSTR")] = (uint64_t)h;
-		report_interval(&iv, r);
-		report_interval(&iv, r);
+		add(&iv, r);
+		add(&iv, r);
 	}
 	finish(r);
 	ck_assert_uint_eq(cap.total, 3000);
@@ -619,7 +630,7 @@ START_TEST(intervals_row)
 	set(&a, "INTDBIRT", 25);     /* 2.5 ms in 2 waits: 1.25 ms each */
 	set(&a, "INTDBIRH", 15);
 	set(&a, "INTDBIR#", 2);
-	report_interval(&a, r);
+	add(&a, r);
 	finish(r);
 	ck_assert_str_eq(cell(0, "source"), "SYSA/IDMSCV01");
 	ck_assert_str_eq(cell(0, "start"), "2025-03-03 10:00:00");
@@ -655,7 +666,7 @@ START_TEST(summary_top_five)
 		snprintf(name, sizeof name, "%s#", labels[i]);
 		set(&a, name, 1);
 	}
-	report_interval(&a, r);
+	add(&a, r);
 	finish(r);
 	ck_assert_str_eq(cell(0, "top1_bucket"), "INTDBKY");
 	ck_assert_str_eq(cell(0, "top1_total_wait_s"), "0.060000");

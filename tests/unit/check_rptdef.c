@@ -1,15 +1,17 @@
 /* check_rptdef.c: the report definition parser: what a definition says
- * ends up in the struct, resolved against the layout, and every kind of
+ * ends up in the struct, resolved against the schema, and every kind of
  * mistake gives "file:line: message", with the exact messages below. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmim/binding.h"
 #include "pmim/pmint.h"
 #include "report/report_text.h"
 #include "report/rptdef.h"
 
 static struct pmint pm;
+static struct schema *schema;
 static struct rpt_def def;
 static char err[512];
 
@@ -18,13 +20,20 @@ setup(void)
 {
 	char e[160];
 	ck_assert(pmint_load(&pm, e, sizeof e) == PM_OK);
+	ck_assert(pmim_schema_open(&schema, &pm.lay, e, sizeof e) == PM_OK);
+}
+
+static void
+teardown(void)
+{
+	schema_close(schema);
 }
 
 static pm_status
 parse(const char *text)
 {
 	err[0] = '\0';
-	return rptdef_parse(&def, "t", text, "t.rpt", &pm.lay, err, sizeof err);
+	return rptdef_parse(&def, "t", text, "t.rpt", schema, err, sizeof err);
 }
 
 START_TEST(builtins_parse)
@@ -53,7 +62,7 @@ START_TEST(column_resolved)
 	ck_assert_uint_eq(c->d.terms[0].factor, 409600);
 	ck_assert_uint_eq(c->n.terms[0].factor, 1);
 	ck_assert_int_eq(c->value, VALUE_PERCENT);
-	ck_assert_uint_eq(c->parts, 1u << 3);
+	ck_assert_uint_eq(c->groups, 1u << 3);
 	c = &def.cols[1];
 	ck_assert_uint_eq(c->b.nterms, 3);
 	c = &def.cols[2];
@@ -72,8 +81,8 @@ START_TEST(each_bucket_expands)
 	ck_assert_uint_eq(def.ncols, pm.lay.nbuckets);
 	ck_assert_str_eq(def.cols[0].name, "INTDBIR_avg");
 	ck_assert_str_eq(def.cols[pm.lay.nbuckets - 1].name, "INTXLI_avg");
-	ck_assert_int_eq(def.cols[16].bucket, 16);
-	ck_assert_uint_eq(def.cols[16].parts, 1u << 2);  /* INTDBKY: part 2 */
+	ck_assert_int_eq(def.cols[16].row, 16);
+	ck_assert_uint_eq(def.cols[16].groups, 1u << 2);  /* INTDBKY: part 2 */
 }
 END_TEST
 
@@ -150,8 +159,8 @@ rptdef_suite(void)
 	TCase *core = tcase_create("Core");
 	TCase *errors = tcase_create("Errors");
 
-	tcase_add_checked_fixture(core, setup, NULL);
-	tcase_add_checked_fixture(errors, setup, NULL);
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(core, builtins_parse);
 	tcase_add_test(core, column_resolved);
 	tcase_add_test(core, each_bucket_expands);
