@@ -697,12 +697,10 @@ main(int argc, char **argv)
 	diag.before_ctx = &progress;
 	st = sources_init(&sources, o.pipe.max_sources);
 	if (st == PM_OK && def) {
-		sink = o.format == FORMAT_TEXT ? textout_open(out.fp, &o.text, &st)
-		                               : csvout_open(out.fp);
-		if (sink)
+		st = o.format == FORMAT_TEXT ? textout_open(&sink, out.fp, &o.text)
+		                             : csvout_open(&sink, out.fp);
+		if (st == PM_OK)
 			st = report_open(&rep, def, schema, &sources, &o.sel, sink, &diag);
-		else if (st == PM_OK)
-			st = PM_E_NOMEM;
 	}
 	framer.ctx = rep;
 	if (st == PM_OK)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/cell.h"
 #include "out/csvout.h"
 #include "out/csvw.h"
 
@@ -34,23 +35,20 @@ begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form
 }
 
 /* n numeric cells: they need no quoting, so room for all of them and
- * their commas is made once, and the line's end is kept in a register. */
+ * their commas is made once, each is formatted in place, and the line's
+ * end is kept in a register. */
 static void
 figures(struct csvw *w, const struct sink_cell *cells, size_t n)
 {
-	size_t bytes = n;
 	char *p;
 
-	for (size_t i = 0; i < n; i++)
-		bytes += cells[i].n;
-	if (!csvw_reserve(w, bytes))
+	if (!csvw_reserve(w, n * (CELL_FORMAT_MAX + 1)))
 		return;
 	p = w->line + w->len;
 	for (size_t i = 0; i < n; i++) {
 		if (i || w->fields)
 			*p++ = ',';
-		csvw_copy(p, cells[i].s, cells[i].n);
-		p += cells[i].n;
+		p += cell_format(&cells[i], p);
 	}
 	w->fields += (unsigned)n;
 	w->len = (size_t)(p - w->line);
@@ -67,7 +65,11 @@ row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 			figures(&c->w, cells + i, c->run[i]);
 			i += c->run[i];
 		} else {
-			csvw_text(&c->w, cells[i].s, cells[i].n);
+			char buf[CELL_FORMAT_MAX];
+			size_t n;
+			const char *text = cell_bytes(&cells[i], buf, &n);
+
+			csvw_text(&c->w, text, n);
 			i++;
 		}
 	csvw_end_row(&c->w);
@@ -90,17 +92,20 @@ close_sink(struct rowsink *s)
 	free(c);
 }
 
-struct rowsink *
-csvout_open(FILE *fp)
+pm_status
+csvout_open(struct rowsink **out, FILE *fp)
 {
 	struct csvout *c = calloc(1, sizeof *c);
+	pm_status st;
 
+	*out = NULL;
 	if (!c)
-		return NULL;
-	if (csvw_init(&c->w, fp) != PM_OK) {
+		return PM_E_NOMEM;
+	if ((st = csvw_init(&c->w, fp)) != PM_OK) {
 		free(c);
-		return NULL;
+		return st;
 	}
 	c->sink = (struct rowsink){ begin, row, end, close_sink };
-	return &c->sink;
+	*out = &c->sink;
+	return PM_OK;
 }

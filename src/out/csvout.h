@@ -6,9 +6,10 @@
 
 #include <stdio.h>
 
+#include "core/status.h"
 #include "report/rowsink.h"
 
-/* A rowsink writing to fp; NULL when out of memory. */
-struct rowsink *csvout_open(FILE *fp);
+/* A rowsink writing to fp; PM_E_NOMEM. */
+pm_status csvout_open(struct rowsink **out, FILE *fp);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/ebcdic.h"
+#include "out/cell.h"
 #include "out/textout.h"
 #include "core/tzone.h"
 
@@ -80,6 +81,8 @@ begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form
 	return t->width && t->pcols ? PM_OK : PM_E_NOMEM;
 }
 
+/* The row's cells as text, held: widths and the period are known only
+ * at the end. */
 static void
 row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 {
@@ -87,7 +90,7 @@ row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 	size_t bytes = 0;
 
 	for (size_t i = 0; i < t->ncols; i++)
-		bytes += cells[i].n;
+		bytes += cells[i].kind == SINK_TEXT ? cells[i].v.text.n : CELL_FORMAT_MAX;
 	if (!reserve((void **)&t->data, &t->cap, t->len + bytes, 1) ||
 	    !reserve((void **)&t->cells, &t->cells_cap, t->ncells + t->ncols, sizeof *t->cells) ||
 	    !reserve((void **)&t->marks, &t->rows_cap, t->nrows + 1, sizeof *t->marks)) {
@@ -95,9 +98,16 @@ row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 		return;
 	}
 	for (size_t i = 0; i < t->ncols; i++) {
-		memcpy(t->data + t->len, cells[i].s, cells[i].n);
-		t->cells[t->ncells++] = (struct held_cell){ t->len, cells[i].n };
-		t->len += cells[i].n;
+		size_t n;
+
+		if (cells[i].kind == SINK_TEXT) {
+			n = cells[i].v.text.n;
+			memcpy(t->data + t->len, cells[i].v.text.s, n);
+		} else {
+			n = cell_format(&cells[i], t->data + t->len);
+		}
+		t->cells[t->ncells++] = (struct held_cell){ t->len, n };
+		t->len += n;
 	}
 	t->marks[t->nrows++] = marked;
 	t->any_mark = t->any_mark || marked;
@@ -492,21 +502,22 @@ close_sink(struct rowsink *s)
 	free(t);
 }
 
-struct rowsink *
-textout_open(FILE *fp, const struct textout_opts *o, pm_status *st)
+pm_status
+textout_open(struct rowsink **out, FILE *fp, const struct textout_opts *o)
 {
 	struct textout *t = calloc(1, sizeof *t);
+	pm_status st;
 
-	*st = PM_E_NOMEM;
+	*out = NULL;
 	if (!t)
-		return NULL;
+		return PM_E_NOMEM;
 	t->fp = fp;
 	t->o = *o;
-	if (o->encoding && (*st = conv_open(&t->conv, "UTF-8", o->encoding)) != PM_OK) {
+	if (o->encoding && (st = conv_open(&t->conv, "UTF-8", o->encoding)) != PM_OK) {
 		free(t);
-		return NULL;
+		return st;
 	}
 	t->sink = (struct rowsink){ begin, row, end, close_sink };
-	*st = PM_OK;
-	return &t->sink;
+	*out = &t->sink;
+	return PM_OK;
 }

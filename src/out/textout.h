@@ -34,7 +34,7 @@ struct textout_opts {
 
 /* A rowsink writing to fp. PM_E_CODEPAGE when iconv lacks the encoding,
  * PM_E_NOMEM. */
-struct rowsink *textout_open(FILE *fp, const struct textout_opts *o,
-                             pm_status *st);
+pm_status textout_open(struct rowsink **out, FILE *fp,
+                       const struct textout_opts *o);
 
 #endif

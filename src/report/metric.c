@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmtnum.h"
 #include "core/gcd.h"
 #include "report/metric.h"
 
@@ -280,17 +279,30 @@ metric_value(const struct rpt_column *c, const struct counter_acc *acc,
 	return PM_OK;
 }
 
+static void
+fraction_cell(struct sink_cell *out, uint64_t num, uint64_t den, unsigned decimals)
+{
+	out->kind = SINK_FRACTION;
+	out->decimals = (uint8_t)decimals;
+	out->v.fraction.num = num;
+	out->v.fraction.den = den;
+}
+
 /* The figure of num/den when, times the scale, it does not fit 64 bits as
  * it is: reduced first, or as a double (metric_value's) as a last resort. */
-static size_t
-format_wide(const struct rpt_column *c, u128 num, u128 den, char *out)
+static void
+wide_cell(const struct rpt_column *c, u128 num, u128 den, struct sink_cell *out)
 {
 	uint64_t n, d;
 
-	if (scaled_fraction(c, num, den, &n, &d))
-		return fmt_ratio(out, n, d, c->decimals);
-	return fmt_fixed(out, (double)num / (double)den * (double)c->scale_num /
-	                      (double)c->scale_den, c->decimals);
+	if (scaled_fraction(c, num, den, &n, &d)) {
+		fraction_cell(out, n, d, c->decimals);
+		return;
+	}
+	out->kind = SINK_REAL;
+	out->decimals = (uint8_t)c->decimals;
+	out->v.real = (double)num / (double)den * (double)c->scale_num /
+	              (double)c->scale_den;
 }
 
 void
@@ -307,60 +319,68 @@ metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c)
 /* Rounding half up is the same for any multiple of a fraction: when num and
  * den times the scale fit 64 bits, so does the reduced fraction, and the
  * product is rounded as it is. */
-static inline size_t
-format_fraction(const struct metric_fmt *f, u128 num, u128 den, char *out)
+static inline void
+ratio_cell(const struct metric_fmt *f, u128 num, u128 den, struct sink_cell *out)
 {
 	uint64_t n, d;
 
 	if (num <= UINT64_MAX && den <= UINT64_MAX &&
 	    !__builtin_mul_overflow((uint64_t)num, f->scale_num, &n) &&
 	    !__builtin_mul_overflow((uint64_t)den, f->scale_den, &d))
-		return fmt_ratio(out, n, d, f->decimals);
-	return format_wide(f->col, num, den, out);
+		fraction_cell(out, n, d, f->decimals);
+	else
+		wide_cell(f->col, num, den, out);
 }
 
-/* The figure of SUM(dN), the value of a total column. */
-static inline size_t
-format_total(const struct metric_fmt *f, uint64_t sum, char *out)
+/* The figure of SUM(dN), the value of a total column: a count as it is,
+ * or scaled. */
+static inline void
+total_cell(const struct metric_fmt *f, uint64_t sum, struct sink_cell *out)
 {
 	uint64_t n;
 
-	if (!__builtin_mul_overflow(sum, f->scale_num, &n))
-		return fmt_ratio(out, n, f->scale_den, f->decimals);
-	return format_wide(f->col, sum, 1, out);
+	if (f->scale_num == 1 && f->scale_den == 1 && f->decimals == 0) {
+		out->kind = SINK_INTEGER;
+		out->v.integer = sum;
+	} else if (!__builtin_mul_overflow(sum, f->scale_num, &n)) {
+		fraction_cell(out, n, f->scale_den, f->decimals);
+	} else {
+		wide_cell(f->col, sum, 1, out);
+	}
 }
 
-size_t
-metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
-              char *out)
+void
+metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
+              struct sink_cell *out)
 {
 	u128 num, den;
 	uint64_t sum;
 
-	if (f->total)
-		return counter_acc_sum(acc, &sum) != PM_OK ? 0 :
-		       format_total(f, sum, out);
-	if (counter_acc_fraction(acc, &num, &den) != PM_OK)
-		return 0;
-	return format_fraction(f, num, den, out);
+	out->kind = SINK_EMPTY;
+	if (f->total) {
+		if (counter_acc_sum(acc, &sum) == PM_OK)
+			total_cell(f, sum, out);
+	} else if (counter_acc_fraction(acc, &num, &den) == PM_OK) {
+		ratio_cell(f, num, den, out);
+	}
 }
 
 /* One window: SUM(dN) of a total column (a DELTA type, whose every window
  * has a value) is its dN; other columns take the engine's fraction of the
  * one window. */
-size_t
-metric_format_frame(const struct metric_fmt *f, const struct metric_cell *cell,
-                    const struct metric_frame *fr, char *out)
+void
+metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
+                    const struct metric_frame *fr, struct sink_cell *out)
 {
 	struct counter_window w;
 	u128 num, den;
 
+	out->kind = SINK_EMPTY;
 	w.when = fr->end;
 	if (!window_of(cell, fr, &w))
-		return 0;
+		return;
 	if (f->total)
-		return format_total(f, w.n, out);
-	if (counter_window_fraction(cell->type, &w, &num, &den) != PM_OK)
-		return 0;
-	return format_fraction(f, num, den, out);
+		total_cell(f, w.n, out);
+	else if (counter_window_fraction(cell->type, &w, &num, &den) == PM_OK)
+		ratio_cell(f, num, den, out);
 }

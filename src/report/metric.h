@@ -19,12 +19,13 @@
  * columns.
  *
  * Values: the engine's average function (counter_acc_value) decides
- * whether there is one; the figure written is the same quotient of the
- * accumulator's integer sums, times the column's unit and scale, rounded
- * exactly (half up) to the column's decimals, so that no binary fraction
+ * whether there is one; the figure handed to the writer is the same
+ * quotient of the accumulator's integer sums, times the column's unit and
+ * scale, as an exact fraction with the column's decimals (a typed cell,
+ * rowsink.h), which the writer rounds half up, so that no binary fraction
  * shows in a report and every host prints the same digits. Only when
  * numerator and denominator do not fit 64 bits is the engine's double
- * rounded instead. aggregate=total columns (DELTA types) give SUM(dN), the
+ * handed on instead. aggregate=total columns (DELTA types) give SUM(dN), the
  * DELTA calculation over the group taken as one window. */
 #ifndef METRIC_H
 #define METRIC_H
@@ -36,6 +37,7 @@
 #include "engine/counter.h"
 #include "frame/frame.h"
 #include "frame/schema.h"
+#include "report/rowsink.h"
 #include "report/rptdef.h"
 
 /* Slots of a metric frame, sized from the schema when a report opens: the
@@ -124,7 +126,7 @@ void metric_add(struct counter_acc *accs, const struct metric_adder *a,
 /* Start the group's accumulators anew (a row of one frame). */
 void metric_restart(struct counter_acc *accs, const struct metric_adder *a);
 
-/* What metric_format needs of a column, in a few bytes: a row formats
+/* What metric_figure needs of a column, in a few bytes: a row reads
  * every column, and the columns themselves are large. */
 struct metric_fmt {
 	const struct rpt_column *col;
@@ -136,17 +138,17 @@ struct metric_fmt {
 
 void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
 
-/* The column's figure, formatted into out (FMTNUM_MAX bytes); 0 when it
- * has no value. */
-size_t metric_format(const struct metric_fmt *f, const struct counter_acc *acc,
-                     char *out);
+/* The column's figure as a cell: an integer, a fraction, or (past 64
+ * bits) a double; SINK_EMPTY when it has no value. */
+void metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
+                   struct sink_cell *out);
 
-/* What metric_format writes of a fresh accumulator after metric_add of
- * the frame alone, without the accumulator: the figure of a row of one
- * frame, for the column bound to cell. */
-size_t metric_format_frame(const struct metric_fmt *f,
-                           const struct metric_cell *cell,
-                           const struct metric_frame *fr, char *out);
+/* What metric_figure gives of a fresh accumulator after metric_add of the
+ * frame alone, without the accumulator: the figure of a row of one frame,
+ * for the column bound to cell. */
+void metric_frame_figure(const struct metric_fmt *f,
+                         const struct metric_cell *cell,
+                         const struct metric_frame *fr, struct sink_cell *out);
 
 /* The column's value as a double (for ranking); PM_E_NO_VALUE when none. */
 pm_status metric_value(const struct rpt_column *c, const struct counter_acc *acc,

@@ -8,7 +8,7 @@
 #include "report/metric.h"
 #include "report/report.h"
 
-#define CELL_MAX 80   /* a source name, a description or a number */
+#define CELL_MAX 80   /* the most of a name a cell shows */
 #define INDEX_MIN 1024
 
 struct group {
@@ -58,9 +58,8 @@ struct report {
 	struct sink_column *out;
 	size_t nout;
 	char (*top_names)[RPT_NAME_MAX + 8];
-	struct sink_cell *cells;
-	char *cell_text;       /* a row's cells, one after the other, so that
-	                          a row touches few cache lines */
+	struct sink_cell *cells;  /* a row's */
+	char parts_text[8];    /* a text=parts cell's digits */
 	struct metric_fmt *fmt, *top_fmt; /* of each column */
 	/* groups, and their index by (source, period) */
 	struct group *groups;
@@ -165,81 +164,78 @@ add_frame(struct report *r, size_t acc, const struct frame *fr)
 /* ---------------------------------------------------------------------- */
 /* Rows */
 
-/* A time as recorded, or with a zone, local with its UTC offset. */
-static size_t
-put_stamp(const struct report *r, char *out, int64_t stamp)
+/* A time, shown by the writer as recorded, or with a zone, local with its
+ * UTC offset. */
+static void
+stamp_cell(const struct report *r, struct sink_cell *out, int64_t stamp)
 {
-	char text[TZONE_TEXT];
-	size_t n;
-
-	tzone_format(r->o.zone, stamp, text);
-	n = strlen(text);
-	memcpy(out, text, n);
-	return n;
+	out->kind = SINK_STAMP;
+	out->v.stamp.at = stamp;
+	out->v.stamp.zone = r->o.zone;
 }
 
-static size_t
-put_text(char *out, const char *s)
+static void
+text_cell(struct sink_cell *out, const char *s, size_t n)
 {
-	size_t n = strnlen(s, CELL_MAX);
-	memcpy(out, s, n);
-	return n;
+	out->kind = SINK_TEXT;
+	out->v.text.s = s;
+	out->v.text.n = n;
+}
+
+/* A name of the schema or a source, cut at CELL_MAX bytes. */
+static void
+name_cell(struct sink_cell *out, const char *s)
+{
+	text_cell(out, s, strnlen(s, CELL_MAX));
 }
 
 /* The cell of a text column. */
-static size_t
-text_cell(const struct report *r, const struct rpt_column *c,
-          const struct counter_acc *acc, uint32_t source,
-          const struct frame *fr, int bucket, char *out)
+static void
+text_column_cell(struct report *r, const struct rpt_column *c,
+                 const struct counter_acc *acc, uint32_t source,
+                 const struct frame *fr, int bucket, struct sink_cell *out)
 {
 	size_t n = 0;
 	uint64_t first, last;
 
+	out->kind = SINK_EMPTY;
 	switch (c->text) {
-	case TEXT_SOURCE: return put_text(out, sources_name(r->src, source));
-	case TEXT_START: return put_stamp(r, out, fr->start);
-	case TEXT_END: return put_stamp(r, out, fr->end);
+	case TEXT_SOURCE: name_cell(out, sources_name(r->src, source)); break;
+	case TEXT_START: stamp_cell(r, out, fr->start); break;
+	case TEXT_END: stamp_cell(r, out, fr->end); break;
 	case TEXT_PARTS:
 		for (unsigned g = 1; g < 8; g++)
 			if (fr->have & (1u << g))
-				out[n++] = (char)('0' + g);
-		return n;
-	case TEXT_BUCKET: return put_text(out, r->schema->family.rows[bucket].label);
-	case TEXT_DESCRIPTION: return put_text(out, r->schema->family.rows[bucket].desc);
+				r->parts_text[n++] = (char)('0' + g);
+		text_cell(out, r->parts_text, n);
+		break;
+	case TEXT_BUCKET: name_cell(out, r->schema->family.rows[bucket].label); break;
+	case TEXT_DESCRIPTION: name_cell(out, r->schema->family.rows[bucket].desc); break;
 	case TEXT_FIRST_START:
 	case TEXT_LAST_END:
-		if (counter_acc_span(acc, &first, &last) != PM_OK)
-			return 0;
-		return put_stamp(r, out, (int64_t)(c->text == TEXT_FIRST_START
-		                                 ? first : last));
+		if (counter_acc_span(acc, &first, &last) == PM_OK)
+			stamp_cell(r, out, (int64_t)(c->text == TEXT_FIRST_START
+			                             ? first : last));
+		break;
 	case TEXT_PERIOD_START:
 	case TEXT_PERIOD_END:
 	case TEXT_NONE:
 		break;
 	}
-	return 0;
 }
 
-/* Cell i of the row: the n bytes at t. Returns where the next cell's text
- * goes: a row's cells lie one after the other. */
-static char *
-end_cell(struct report *r, size_t i, char *t, size_t n)
-{
-	r->cells[i] = (struct sink_cell){ t, n };
-	return t + n;
-}
-
-/* The cell of a column, formatted at t. */
-static char *
-set_cell(struct report *r, size_t i, const struct metric_fmt *f,
-         const struct counter_acc *acc, uint32_t source,
-         const struct frame *fr, int bucket, char *t)
+/* The cell of a column of a group. */
+static void
+column_cell(struct report *r, const struct metric_fmt *f,
+            const struct counter_acc *acc, uint32_t source,
+            const struct frame *fr, int bucket, struct sink_cell *out)
 {
 	const struct rpt_column *c = f->col;
 
-	return end_cell(r, i, t, f->figure ? metric_format(f, acc, t)
-	                : text_cell(r, c, acc, source, fr,
-	                            c->row >= 0 ? c->row : bucket, t));
+	if (f->figure)
+		metric_figure(f, acc, out);
+	else
+		text_column_cell(r, c, acc, source, fr, c->row >= 0 ? c->row : bucket, out);
 }
 
 /* The buckets of a group by the top block's ranking column, largest
@@ -315,29 +311,29 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 	for (size_t row = 0; row < r->nrows; row++) {
 		int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
 		size_t i = 0;
-		char *t = r->cell_text;
+		struct sink_cell *cells = r->cells;
 
 		if (r->keyed) {
-			t = end_cell(r, i++, t, put_text(t, sources_name(r->src, source)));
+			name_cell(&cells[i++], sources_name(r->src, source));
 			if (r->o.by != BY_TOTAL) {
 				int64_t end = r->o.by == BY_INTERVAL ? fr->end
 				              : period_end(r, period);
-				t = end_cell(r, i++, t, put_stamp(r, t, period));
-				t = end_cell(r, i++, t, put_stamp(r, t, end));
+				stamp_cell(r, &cells[i++], period);
+				stamp_cell(r, &cells[i++], end);
 			}
 		}
 		for (size_t c = 0; c < def->ncols; c++, i++)
 			if (r->stream && r->fmt[c].figure)
-				t = end_cell(r, i, t, metric_format_frame(&r->fmt[c],
-				             &r->direct[row * def->ncols + c], &r->frames[0], t));
+				metric_frame_figure(&r->fmt[c], &r->direct[row * def->ncols + c],
+				                    &r->frames[0], &cells[i]);
 			else
-				t = set_cell(r, i, &r->fmt[c], &a[row * def->ncols + c],
-				             source, fr, bucket, t);
+				column_cell(r, &r->fmt[c], &a[row * def->ncols + c],
+				            source, fr, bucket, &cells[i]);
 		for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
-				t = set_cell(r, i, &r->top_fmt[c],
-				             &a[r->top_base + order[k] * def->ntop + c], source,
-				             fr, (int)order[k], t);
+				column_cell(r, &r->top_fmt[c],
+				            &a[r->top_base + order[k] * def->ntop + c], source,
+				            fr, (int)order[k], &cells[i]);
 		r->sink->row(r->sink, r->cells, marked);
 	}
 }
@@ -616,7 +612,6 @@ alloc_tables(struct report *r)
 	r->out = calloc(nout, sizeof *r->out);
 	r->top_names = calloc(top_out + 1, sizeof *r->top_names);
 	r->cells = calloc(nout, sizeof *r->cells);
-	r->cell_text = calloc(nout, CELL_MAX);
 	r->fmt = calloc(def->ncols + 1, sizeof *r->fmt);
 	r->top_fmt = calloc(def->ntop + 1, sizeof *r->top_fmt);
 	r->source_state = calloc(r->o.max_sources, 1);
@@ -633,7 +628,7 @@ alloc_tables(struct report *r)
 	for (size_t k = 0; r->frame_figures && k < METRIC_BATCH; k++)
 		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
-	       r->cell_text && r->fmt && r->top_fmt && r->source_state &&
+	       r->fmt && r->top_fmt && r->source_state &&
 	       r->groups && r->accs && r->index && adder && r->direct &&
 	       r->blank && r->frame_figures && r->order && r->rank_value;
 }
@@ -760,7 +755,6 @@ report_close(struct report *r)
 	free(r->out);
 	free(r->top_names);
 	free(r->cells);
-	free(r->cell_text);
 	free(r->fmt);
 	free(r->top_fmt);
 	free(r->source_state);

@@ -1,6 +1,8 @@
 /* rowsink.h: where report rows go. The report hands a writer its columns
- * once, then rows of formatted cells, then what the title block needs;
- * the writer (csvout.c, textout.c) decides how they look. */
+ * once, then rows of typed cells, then what the title block needs; only
+ * the writer (csvout.c, textout.c, through out/cell.h) turns a cell into
+ * bytes, so that a chart or a typed database column gets the value, not
+ * its digits. */
 #ifndef ROWSINK_H
 #define ROWSINK_H
 
@@ -19,10 +21,31 @@ struct sink_column {
 	unsigned rank;        /* of a "top" block: 1..N; 0 otherwise */
 };
 
-/* A cell: n bytes at s; n == 0 is an empty (undefined) field. */
+struct tzone;
+
+/* What a cell holds. */
+enum sink_kind {
+	SINK_EMPTY,         /* no value: an empty field */
+	SINK_TEXT,          /* n bytes at s, valid for the call to row() */
+	SINK_INTEGER,       /* a count */
+	SINK_FRACTION,      /* num/den exactly, shown rounded half up to
+	                       `decimals` digits */
+	SINK_REAL,          /* a double, rounded half away from zero to
+	                       `decimals` digits: only where the exact
+	                       fraction does not fit 64 bits */
+	SINK_STAMP          /* a UTC stamp, shown in its zone (tzone.h) */
+};
+
 struct sink_cell {
-	const char *s;
-	size_t n;
+	uint8_t kind;       /* enum sink_kind */
+	uint8_t decimals;   /* SINK_FRACTION, SINK_REAL */
+	union {
+		struct { const char *s; size_t n; } text;
+		uint64_t integer;
+		struct { uint64_t num, den; } fraction;   /* den > 0 */
+		double real;
+		struct { int64_t at; const struct tzone *zone; } stamp;
+	} v;
 };
 
 /* What the title block of the text format says. */

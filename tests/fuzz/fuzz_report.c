@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "fuzz_pipeline.h"
+#include "out/cell.h"
 #include "pmim/binding.h"
 #include "report/report.h"
 #include "report/rptload.h"
@@ -59,9 +60,14 @@ check_row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 	struct checker *c = (struct checker *)s;
 
 	(void)marked;
-	for (size_t i = 0; i < c->ncols; i++)
-		if (c->cols[i].numeric && !plain_number(cells[i].s, cells[i].n))
+	for (size_t i = 0; i < c->ncols; i++) {
+		char buf[CELL_FORMAT_MAX];
+		size_t n;
+		const char *text = cell_bytes(&cells[i], buf, &n);
+
+		if (c->cols[i].numeric && !plain_number(text, n))
 			abort();
+	}
 }
 
 static pm_status

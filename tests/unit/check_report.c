@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/cell.h"
 #include "report/metric.h"
 #include "pmim/binding.h"
 #include "pmim/pmint.h"
@@ -69,8 +70,12 @@ cap_row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 		return;
 	r[0] = '\0';
 	for (size_t i = 0; i < c->ncols; i++) {
+		char buf[CELL_FORMAT_MAX];
+		size_t n;
+		const char *text = cell_bytes(&cells[i], buf, &n);
+
 		strcat(r, i ? "," : "");
-		strncat(r, cells[i].s, cells[i].n);
+		strncat(r, text, n);
 	}
 	c->marked[c->nrows++] = marked;
 }

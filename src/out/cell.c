@@ -1,0 +1,35 @@
+/* cell.c: a typed cell as bytes. See cell.h. */
+#include <string.h>
+
+#include "out/cell.h"
+
+size_t
+cell_format(const struct sink_cell *c, char *out)
+{
+	switch ((enum sink_kind)c->kind) {
+	case SINK_INTEGER:
+		return fmt_u64(out, c->v.integer);
+	case SINK_FRACTION:
+		return fmt_ratio(out, c->v.fraction.num, c->v.fraction.den, c->decimals);
+	case SINK_REAL:
+		return fmt_fixed(out, c->v.real, c->decimals);
+	case SINK_STAMP:
+		tzone_format(c->v.stamp.zone, c->v.stamp.at, out);
+		return strlen(out);
+	case SINK_EMPTY:
+	case SINK_TEXT:
+		break;
+	}
+	return 0;
+}
+
+const char *
+cell_bytes(const struct sink_cell *c, char *buf, size_t *n)
+{
+	if (c->kind == SINK_TEXT) {
+		*n = c->v.text.n;
+		return c->v.text.s;
+	}
+	*n = cell_format(c, buf);
+	return buf;
+}

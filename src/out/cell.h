@@ -1,0 +1,24 @@
+/* cell.h: a typed cell (report/rowsink.h) as the bytes every writer shows:
+ * numbers through core/fmtnum.h ('.' as the point, no locale), stamps
+ * through core/tzone.h, text as it is, an empty cell as no bytes. */
+#ifndef CELL_H
+#define CELL_H
+
+#include <stddef.h>
+
+#include "core/fmtnum.h"
+#include "core/tzone.h"
+#include "report/rowsink.h"
+
+/* Room cell_format needs: a number or a stamp. */
+#define CELL_FORMAT_MAX (FMTNUM_MAX > TZONE_TEXT ? FMTNUM_MAX : TZONE_TEXT)
+
+/* A cell that is not text, written into out (CELL_FORMAT_MAX bytes, which
+ * may all be overwritten); returns its length. */
+size_t cell_format(const struct sink_cell *c, char *out);
+
+/* The bytes of any cell: a text cell's own, or the others formatted into
+ * buf (CELL_FORMAT_MAX bytes); *n gets their length. */
+const char *cell_bytes(const struct sink_cell *c, char *buf, size_t *n);
+
+#endif
