@@ -1,0 +1,179 @@
+/* check_out.c: the writers, fed typed cells by hand: each kind of cell
+ * (text, integer, exact fraction, double, stamp, empty) comes out as the
+ * bytes written below, in CSV and in the text format. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/cell.h"
+#include "out/csvout.h"
+#include "out/textout.h"
+
+/* 2025-03-03 10:00:00 UTC in stamps (10**-4 s from 1970): 20150 days */
+#define STAMP_2025_03_03_10 ((20150LL * 86400 + 10 * 3600) * 10000)
+
+static struct sink_cell
+text(const char *s)
+{
+	return (struct sink_cell){ .kind = SINK_TEXT, .v.text = { s, strlen(s) } };
+}
+
+static struct sink_cell
+integer(uint64_t v)
+{
+	return (struct sink_cell){ .kind = SINK_INTEGER, .v.integer = v };
+}
+
+static struct sink_cell
+fraction(uint64_t num, uint64_t den, unsigned decimals)
+{
+	return (struct sink_cell){ .kind = SINK_FRACTION, .decimals = (uint8_t)decimals,
+	                           .v.fraction = { num, den } };
+}
+
+static struct sink_cell
+real(double v, unsigned decimals)
+{
+	return (struct sink_cell){ .kind = SINK_REAL, .decimals = (uint8_t)decimals,
+	                           .v.real = v };
+}
+
+static struct sink_cell
+stamp(int64_t at)
+{
+	return (struct sink_cell){ .kind = SINK_STAMP, .v.stamp = { at, NULL } };
+}
+
+static const struct sink_cell empty = { .kind = SINK_EMPTY };
+
+static const struct sink_column cols[] = {
+	{ "source", "source", false, true, 0, 0 },
+	{ "start", "start", false, true, 0, 0 },
+	{ "waits", "waits", true, false, 0, 0 },
+	{ "avg_ms", "avg ms", true, false, 0, 0 },
+	{ "label", "label", false, false, 0, 0 },
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+/* The text format of run()'s rows, worked out by hand: widths are the
+ * widest of heading and cells, two blanks between columns, numbers to the
+ * right; a short table's page is 80 wide, "Page 1" at its right end. */
+#define EXPECTED_TEXT \
+	"pmimrpt t: Test                                                           Page 1\n" \
+	"Two rows\n" \
+	"Input:  in.smf\n" \
+	"Period: 2025-03-03 10:00:00 to 2025-03-03 10:30:00; 2 intervals (1 incomplete); rows: total\n" \
+	"Run:    2025-03-04 08:00:00\n" \
+	"\n" \
+	"source  start                waits  avg ms  label\n" \
+	"------  -------------------  -----  ------  -------\n" \
+	"SYSA    2025-03-03 10:00:00     42   0.667  a,b\n" \
+	"SYSB    2025-03-03 10:15:00           1.50  say \"x\" *\n" \
+	"\n" \
+	"* the row includes incomplete intervals (parts missing)\n"
+
+static char *buf;
+static size_t len;
+
+/* Two rows through sink, and what it wrote, NUL-terminated in buf. */
+static void
+run(struct rowsink *sink, FILE *fp, const struct report_meta *m)
+{
+	struct sink_cell a[NCOLS] = { text("SYSA"), stamp(STAMP_2025_03_03_10),
+	                              integer(42), fraction(2, 3, 3), text("a,b") };
+	struct sink_cell b[NCOLS] = { text("SYSB"), stamp(STAMP_2025_03_03_10 + 9000000),
+	                              empty, real(1.5, 2), text("say \"x\"") };
+
+	ck_assert_int_eq(sink->begin(sink, cols, NCOLS, false), PM_OK);
+	sink->row(sink, a, false);
+	sink->row(sink, b, true);
+	ck_assert_int_eq(sink->end(sink, m), PM_OK);
+	sink->close(sink);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+START_TEST(cells_format)
+{
+	char out[CELL_FORMAT_MAX + 1];
+	struct sink_cell c = fraction(1, 8, 2);   /* 0.125: half up */
+	size_t n;
+
+	ck_assert_uint_eq(cell_format(&c, out), 4);
+	ck_assert(memcmp(out, "0.13", 4) == 0);
+	c = integer(18446744073709551615u);
+	ck_assert_uint_eq(cell_format(&c, out), 20);
+	ck_assert(memcmp(out, "18446744073709551615", 20) == 0);
+	c = stamp(STAMP_2025_03_03_10);
+	ck_assert_uint_eq(cell_format(&c, out), 19);
+	ck_assert(memcmp(out, "2025-03-03 10:00:00", 19) == 0);
+	ck_assert_uint_eq(cell_format(&empty, out), 0);
+	c = text("abc");
+	ck_assert(cell_bytes(&c, out, &n) == c.v.text.s);
+	ck_assert_uint_eq(n, 3);
+}
+END_TEST
+
+START_TEST(csv_bytes)
+{
+	FILE *fp = open_memstream(&buf, &len);
+	struct report_meta m = { .name = "t" };
+	struct rowsink *sink;
+
+	ck_assert_int_eq(csvout_open(&sink, fp), PM_OK);
+	run(sink, fp, &m);
+	ck_assert_str_eq(buf,
+	                 "source,start,waits,avg_ms,label\n"
+	                 "SYSA,2025-03-03 10:00:00,42,0.667,\"a,b\"\n"
+	                 "SYSB,2025-03-03 10:15:00,,1.50,\"say \"\"x\"\"\"\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(text_bytes)
+{
+	FILE *fp = open_memstream(&buf, &len);
+	const char *inputs[] = { "in.smf" };
+	struct report_meta m = { .name = "t", .title = "Test", .description = "Two rows",
+	                         .inputs = inputs, .ninputs = 1, .grouping = "total",
+	                         .any_interval = true,
+	                         .first_start = STAMP_2025_03_03_10,
+	                         .last_end = STAMP_2025_03_03_10 + 18000000,
+	                         .intervals = 2, .incomplete = 1,
+	                         .run_time = "2025-03-04 08:00:00" };
+	struct textout_opts o = { .page_length = 60 };
+	struct rowsink *sink;
+
+	ck_assert_int_eq(textout_open(&sink, fp, &o), PM_OK);
+	run(sink, fp, &m);
+	ck_assert_str_eq(buf, EXPECTED_TEXT);
+	free(buf);
+}
+END_TEST
+
+START_TEST(text_unknown_encoding)
+{
+	struct textout_opts o = { .page_length = 60, .encoding = "NO-SUCH-CODEPAGE" };
+	struct rowsink *sink = (struct rowsink *)&o;
+
+	ck_assert_int_eq(textout_open(&sink, stdout, &o), PM_E_CODEPAGE);
+	ck_assert_ptr_null(sink);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("out");
+	TCase *tc = tcase_create("writers");
+	tcase_add_test(tc, cells_format);
+	tcase_add_test(tc, csv_bytes);
+	tcase_add_test(tc, text_bytes);
+	tcase_add_test(tc, text_unknown_encoding);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
