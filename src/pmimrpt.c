@@ -626,7 +626,7 @@ main(int argc, char **argv)
 {
 	static struct pmint pm;
 	struct schema *schema = NULL;
-	struct pmim_framer framer = { report_frame, NULL };
+	struct binding_framer framer = { report_frame, NULL };
 	struct options o = { .report = "intervals" };
 	struct report_meta meta = { 0 };
 	struct rpt_def *def = NULL;
@@ -669,7 +669,7 @@ main(int argc, char **argv)
 		rc = describe(&pm);
 		goto done;
 	}
-	if (pmim_schema_open(&schema, &pm.lay, err, sizeof err) != PM_OK) {
+	if (binding_schema_open(&schema, &pm.lay, err, sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
 		rc = EXIT_USAGE;
 		goto done;
@@ -704,7 +704,7 @@ main(int argc, char **argv)
 	}
 	framer.ctx = rep;
 	if (st == PM_OK)
-		p = pipeline_open(&o.pipe, &pm, &sources, rep ? pmim_frame_interval : NULL,
+		p = pipeline_open(&o.pipe, &pm, &sources, rep ? binding_frame_interval : NULL,
 		                  &framer, &diag, &st);
 	if (!p) {
 		report_open_failure(&diag, st, &o, st == PM_E_CODEPAGE && def && !sink);

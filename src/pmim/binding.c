@@ -69,7 +69,7 @@ bind_buckets(struct schema *s, const struct layout *lay)
 }
 
 pm_status
-pmim_schema_open(struct schema **out, const struct layout *lay, char *err,
+binding_schema_open(struct schema **out, const struct layout *lay, char *err,
                  size_t errlen)
 {
 	struct schema *s;
@@ -94,17 +94,17 @@ pmim_schema_open(struct schema **out, const struct layout *lay, char *err,
 }
 
 void
-pmim_frame_of(struct frame *f, const struct interval *iv)
+binding_frame_of(struct frame *f, const struct interval *iv)
 {
 	*f = (struct frame){ iv->source, iv->start, iv->end, iv->parts, iv->v };
 }
 
 void
-pmim_frame_interval(const struct interval *iv, void *ctx)
+binding_frame_interval(const struct interval *iv, void *ctx)
 {
-	const struct pmim_framer *to = ctx;
+	const struct binding_framer *to = ctx;
 	struct frame f;
 
-	pmim_frame_of(&f, iv);
+	binding_frame_of(&f, iv);
 	to->fn(&f, to->ctx);
 }

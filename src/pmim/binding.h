@@ -22,19 +22,19 @@
 
 /* The schema of lay. PM_E_LAYOUT (with the reason in err) past the
  * schema's limits, PM_E_NOMEM. */
-pm_status pmim_schema_open(struct schema **out, const struct layout *lay,
+pm_status binding_schema_open(struct schema **out, const struct layout *lay,
                            char *err, size_t errlen);
 
 /* The frame of an interval: its figures are the interval's. */
-void pmim_frame_of(struct frame *f, const struct interval *iv);
+void binding_frame_of(struct frame *f, const struct interval *iv);
 
 /* Where an interval's frame goes. */
-struct pmim_framer {
+struct binding_framer {
 	frame_fn fn;
 	void *ctx;
 };
 
-/* An interval_fn: ctx is a struct pmim_framer, which gets iv's frame. */
-void pmim_frame_interval(const struct interval *iv, void *ctx);
+/* An interval_fn: ctx is a struct binding_framer, which gets iv's frame. */
+void binding_frame_interval(const struct interval *iv, void *ctx);
 
 #endif

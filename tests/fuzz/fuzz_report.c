@@ -20,7 +20,7 @@ static const struct rpt_def *def;
 static enum report_by by;
 static struct diag report_diag;
 static struct schema *schema;
-static struct pmim_framer framer = { report_frame, NULL };
+static struct binding_framer framer = { report_frame, NULL };
 
 struct checker {
 	struct rowsink sink;
@@ -107,7 +107,7 @@ finish_report(void *ctx)
 {
 	struct report_meta m = { .name = def->name };
 
-	struct report *r = ((struct pmim_framer *)ctx)->ctx;
+	struct report *r = ((struct binding_framer *)ctx)->ctx;
 
 	if (report_finish(r, &m) != PM_OK)
 		abort();
@@ -127,7 +127,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!loaded) {
 		if (pmint_load(&fuzz_pm, err, sizeof err) != PM_OK ||
-		    pmim_schema_open(&schema, &fuzz_pm.lay, err, sizeof err) != PM_OK)
+		    binding_schema_open(&schema, &fuzz_pm.lay, err, sizeof err) != PM_OK)
 			abort();
 		for (size_t i = 0; i < NREPORTS; i++)
 			if (rptload(&defs[i], reports[i], NULL, schema, err,
@@ -139,6 +139,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	by = (enum report_by)(data[0] / NREPORTS % 4);
 	fuzz_pm_stream(&o);
 	fuzz_run(&o, data + 1, size - 1, 0,
-	         &(struct fuzz_hooks){ pmim_frame_interval, open_report, finish_report });
+	         &(struct fuzz_hooks){ binding_frame_interval, open_report, finish_report });
 	return 0;
 }

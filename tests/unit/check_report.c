@@ -174,7 +174,7 @@ add(const struct interval *iv, struct report *r)
 {
 	struct frame f;
 
-	pmim_frame_of(&f, iv);
+	binding_frame_of(&f, iv);
 	report_frame(&f, r);
 }
 
@@ -215,7 +215,7 @@ setup(void)
 {
 	char err[160];
 	ck_assert(pmint_load(&pm, err, sizeof err) == PM_OK);
-	ck_assert(pmim_schema_open(&schema, &pm.lay, err, sizeof err) == PM_OK);
+	ck_assert(binding_schema_open(&schema, &pm.lay, err, sizeof err) == PM_OK);
 	ck_assert(sources_init(&src, 16) == PM_OK);
 	diag_init(&diag, "check_report", NULL);
 }
