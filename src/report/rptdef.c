@@ -729,6 +729,64 @@ directive_top(struct parser *p, char **tok, size_t ntok)
 	return PM_OK;
 }
 
+static pm_status
+directive_end(struct parser *p, char **tok, size_t ntok)
+{
+	pm_status st;
+
+	(void)tok;
+	if (ntok != 1)
+		return fail(p, "'end' takes no words");
+	if (p->block == BLOCK_NONE)
+		return fail(p, "'end' without 'each' or 'top'");
+	st = p->block == BLOCK_EACH ? expand_each(p) : end_top(p);
+	p->block = BLOCK_NONE;
+	return st;
+}
+
+static pm_status
+directive_each(struct parser *p, char **tok, size_t ntok)
+{
+	if (ntok != 2 || strcmp(tok[1], "bucket") != 0)
+		return fail(p, "each wants: each bucket");
+	p->block = BLOCK_EACH;
+	p->ntmpl = 0;
+	return PM_OK;
+}
+
+/* "rows WHAT" and "layout WHAT": before the columns they shape. */
+static pm_status
+directive_shape(struct parser *p, char **tok, size_t ntok)
+{
+	bool rows = tok[0][0] == 'r';
+	int v;
+
+	if (ntok != 2 || (v = lookup(rows ? rows_names : layout_names, tok[1])) < 0)
+		return fail(p, rows ? "rows wants group, bucket or interval"
+		                    : "layout wants table or form");
+	if (p->seen_column)
+		return fail(p, "'%s' must come before the columns", tok[0]);
+	if (rows)
+		p->def->rows = (enum rpt_rows)v;
+	else
+		p->def->layout = (enum rpt_layout)v;
+	return PM_OK;
+}
+
+/* The directives; in_block: allowed inside "each" and "top" blocks. */
+static const struct {
+	const char *name;
+	pm_status (*run)(struct parser *p, char **tok, size_t ntok);
+	bool in_block;
+} directives[] = {
+	{ "column", directive_column, true },
+	{ "end", directive_end, true },
+	{ "each", directive_each, false },
+	{ "top", directive_top, false },
+	{ "rows", directive_shape, false },
+	{ "layout", directive_shape, false },
+};
+
 /* The rest of a line after its first word, for title and description. */
 static pm_status
 set_text(struct parser *p, char *dst, const char *line, const char *word)
@@ -748,7 +806,6 @@ parse_line(struct parser *p, char *line)
 {
 	char copy[1024], *tok[LINE_MAX_TOKENS];
 	size_t ntok;
-	int v;
 
 	if (strlen(line) >= sizeof copy)
 		return fail(p, "line longer than %zu characters", sizeof copy - 1);
@@ -764,42 +821,14 @@ parse_line(struct parser *p, char *line)
 		return PM_E_DEFINITION;
 	if (ntok == 0 || tok[0][0] == '#')
 		return PM_OK;
-	if (strcmp(tok[0], "column") == 0)
-		return directive_column(p, tok, ntok);
-	if (strcmp(tok[0], "end") == 0) {
-		pm_status st = PM_OK;
-		if (ntok != 1)
-			return fail(p, "'end' takes no words");
-		if (p->block == BLOCK_NONE)
-			return fail(p, "'end' without 'each' or 'top'");
-		st = p->block == BLOCK_EACH ? expand_each(p) : end_top(p);
-		p->block = BLOCK_NONE;
-		return st;
-	}
+	for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++)
+		if (strcmp(tok[0], directives[i].name) == 0) {
+			if (p->block != BLOCK_NONE && !directives[i].in_block)
+				break;
+			return directives[i].run(p, tok, ntok);
+		}
 	if (p->block != BLOCK_NONE)
 		return fail(p, "'%s' inside a block: only columns, then 'end'", tok[0]);
-	if (strcmp(tok[0], "each") == 0) {
-		if (ntok != 2 || strcmp(tok[1], "bucket") != 0)
-			return fail(p, "each wants: each bucket");
-		p->block = BLOCK_EACH;
-		p->ntmpl = 0;
-		return PM_OK;
-	}
-	if (strcmp(tok[0], "top") == 0)
-		return directive_top(p, tok, ntok);
-	if (strcmp(tok[0], "rows") == 0 || strcmp(tok[0], "layout") == 0) {
-		bool rows = tok[0][0] == 'r';
-		if (ntok != 2 || (v = lookup(rows ? rows_names : layout_names, tok[1])) < 0)
-			return fail(p, rows ? "rows wants group, bucket or interval"
-			                    : "layout wants table or form");
-		if (p->seen_column)
-			return fail(p, "'%s' must come before the columns", tok[0]);
-		if (rows)
-			p->def->rows = (enum rpt_rows)v;
-		else
-			p->def->layout = (enum rpt_layout)v;
-		return PM_OK;
-	}
 	return fail(p, "unknown directive '%s'", tok[0]);
 }
 
