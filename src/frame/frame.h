@@ -20,7 +20,8 @@ struct frame {
 	uint32_t source;        /* its source's name, interned (sources.h) */
 	int64_t start, end;     /* its time span, UTC stamps */
 	unsigned have;          /* its groups of figures */
-	const uint64_t *x;      /* its figures; 0 in the groups it lacks */
+	const uint64_t *x;      /* its figures; those of a group it lacks
+	                           mean nothing: check have */
 };
 
 typedef void (*frame_fn)(const struct frame *f, void *ctx);
