@@ -141,9 +141,9 @@ ref_value(const struct metric_cell *cell, unsigned k,
 	return true;
 }
 
-/* The window of the frame's interval for a bound column, all but its
+/* The window of the frame for a bound column, all but its
  * time order (w->when, the same for every column); false when it has
- * none (a part it reads is missing, or a sum passes 2**64). */
+ * none (a group it reads is missing, or a sum passes 2**64). */
 static inline bool
 window_of(const struct metric_cell *cell, const struct metric_frame *f,
           struct counter_window *w)

@@ -37,7 +37,7 @@ struct report {
 	enum counter_type *types;     /* accumulator type of each column */
 	enum counter_type *top_types;
 	struct rpt_column incomplete; /* the hidden column: @incomplete */
-	/* what an interval adds: every accumulator of a group that keeps
+	/* what a frame adds: every accumulator of a group that keeps
 	 * figures, bound to its column and row */
 	struct metric_adder adder;
 	/* a streamed row's figures, rows x columns: each the frame alone,
