@@ -12,7 +12,7 @@
 #        FUZZ_CORPUS=DIR keeps the grown corpora in DIR/<harness>/.
 set -u
 secs=${1:?usage: run.sh SECONDS [BUILDDIR]}
-build=${2:-.}
+build=$(cd "${2:-.}" && pwd) || exit 1  # the harnesses run from scratch folders
 here=$(cd "$(dirname "$0")" && pwd)
 seeds=$here/corpus
 jobs=${FUZZ_JOBS:-1}
