@@ -4,7 +4,7 @@
  * itself); giving up leaves the previous file as it was; an output that is
  * an input, under any name, is recognised. */
 #define _GNU_SOURCE /* O_TMPFILE */
-#include <check.h>
+#include "check_main.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -188,13 +188,11 @@ START_TEST(output_that_is_an_input)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("outfile");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, replaced_at_commit_only);
@@ -203,9 +201,5 @@ main(void)
 	tcase_add_test(tc, standard_output_is_not_replaced);
 	tcase_add_test(tc, output_that_is_an_input);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }
