@@ -488,11 +488,15 @@ describe(const struct pmint *pm)
 
 /* One ", N what" item of a summary clause, only when N is not zero. */
 static void
-summary_item(const char *clause, bool *opened, uint64_t n, const char *what)
+summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t n,
+             const char *what)
 {
-	if (n == 0)
+	size_t used = strlen(line);
+
+	if (n == 0 || used >= cap)
 		return;
-	fprintf(stderr, "%s%llu %s", *opened ? ", " : clause, (unsigned long long)n, what);
+	snprintf(line + used, cap - used, "%s%llu %s", *opened ? ", " : clause,
+	         (unsigned long long)n, what);
 	*opened = true;
 }
 
@@ -500,32 +504,34 @@ summary_item(const char *clause, bool *opened, uint64_t n, const char *what)
  * was left out of the reports, and why an exit 4 came, follow only when
  * there is any. */
 static void
-print_summary(const struct tally *t, unsigned files)
+print_summary(struct diag *d, const struct tally *t, unsigned files)
 {
 	uint64_t smf_records = 0, pm_records = 0;
 	bool left_out = false, warned = false;
+	char line[1024];
 
 	for (int ty = 0; ty < 256; ty++) {
 		smf_records += t->records[KIND_SMF][ty];
 		pm_records += t->records[KIND_PM][ty];
 	}
-	fprintf(stderr, PROGNAME ": %u file%s, %llu bytes: %llu used, %llu skipped, "
-	        "%llu damaged; %llu SMF records (%llu spanned), %llu PM records; "
-	        "%llu intervals (%llu complete, %llu incomplete)",
-	        files, files == 1 ? "" : "s",
-	        (unsigned long long)t->bytes_read, (unsigned long long)t->used,
-	        (unsigned long long)t->skipped, (unsigned long long)t->damaged,
-	        (unsigned long long)smf_records, (unsigned long long)t->spanned,
-	        (unsigned long long)pm_records,
-	        (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
-	        (unsigned long long)t->intervals_complete,
-	        (unsigned long long)t->intervals_incomplete);
-	summary_item("; left out: ", &left_out, t->intervals_duplicate, "duplicate");
-	summary_item("; left out: ", &left_out, t->intervals_overlapping, "overlapping");
-	summary_item("; left out: ", &left_out, t->intervals_too_long, "interval records too long");
-	summary_item("; ", &warned, t->duplicate_parts, "duplicate parts");
-	summary_item("; ", &warned, t->implausible, "records with implausible figures");
-	fputc('\n', stderr);
+	snprintf(line, sizeof line, "%u file%s, %llu bytes: %llu used, %llu skipped, "
+	         "%llu damaged; %llu SMF records (%llu spanned), %llu PM records; "
+	         "%llu intervals (%llu complete, %llu incomplete)",
+	         files, files == 1 ? "" : "s",
+	         (unsigned long long)t->bytes_read, (unsigned long long)t->used,
+	         (unsigned long long)t->skipped, (unsigned long long)t->damaged,
+	         (unsigned long long)smf_records, (unsigned long long)t->spanned,
+	         (unsigned long long)pm_records,
+	         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
+	         (unsigned long long)t->intervals_complete,
+	         (unsigned long long)t->intervals_incomplete);
+	summary_item(line, sizeof line, "; left out: ", &left_out, t->intervals_duplicate, "duplicate");
+	summary_item(line, sizeof line, "; left out: ", &left_out, t->intervals_overlapping, "overlapping");
+	summary_item(line, sizeof line, "; left out: ", &left_out, t->intervals_too_long,
+	             "interval records too long");
+	summary_item(line, sizeof line, "; ", &warned, t->duplicate_parts, "duplicate parts");
+	summary_item(line, sizeof line, "; ", &warned, t->implausible, "records with implausible figures");
+	diag_say(d, SC_OK, "%s", line);
 }
 
 /* A run that reported no interval says, in one line, what matched nothing:
@@ -885,7 +891,7 @@ run_report(struct run *r)
 	run_finish(r, read_rc == 0);
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
-		print_summary(pipeline_tally(r->p), (unsigned)(r->ninputs ? r->ninputs : 1));
+		print_summary(&r->diag, pipeline_tally(r->p), (unsigned)(r->ninputs ? r->ninputs : 1));
 	rc = diag_exit_code(&r->diag);
 	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
 }
