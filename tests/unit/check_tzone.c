@@ -73,11 +73,11 @@ END_TEST
 Suite *
 unit_suite(void)
 {
-	Suite *s = suite_create("tzone");
-	TCase *tc = tcase_create("tzone");
 	const char *dir = getenv("TZDIR");
 	char path[512];
 	FILE *fp;
+	Suite *s;
+	TCase *tc;
 
 	snprintf(path, sizeof path, "%s/Europe/Berlin", dir && *dir ? dir : "/usr/share/zoneinfo");
 	if (!(fp = fopen(path, "rb"))) {
@@ -85,6 +85,8 @@ unit_suite(void)
 		exit(77);
 	}
 	fclose(fp);
+	s = suite_create("tzone");
+	tc = tcase_create("tzone");
 	tcase_add_test(tc, test_berlin);
 	tcase_add_test(tc, test_new_york_and_unknown);
 	suite_add_tcase(s, tc);
