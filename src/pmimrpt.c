@@ -525,12 +525,16 @@ print_summary(struct diag *d, const struct tally *t, unsigned files)
 	         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
 	         (unsigned long long)t->intervals_complete,
 	         (unsigned long long)t->intervals_incomplete);
-	summary_item(line, sizeof line, "; left out: ", &left_out, t->intervals_duplicate, "duplicate");
-	summary_item(line, sizeof line, "; left out: ", &left_out, t->intervals_overlapping, "overlapping");
-	summary_item(line, sizeof line, "; left out: ", &left_out, t->intervals_too_long,
-	             "interval records too long");
-	summary_item(line, sizeof line, "; ", &warned, t->duplicate_parts, "duplicate parts");
-	summary_item(line, sizeof line, "; ", &warned, t->implausible, "records with implausible figures");
+	summary_item(line, sizeof line, "; left out: ", &left_out,
+	             t->intervals_duplicate, "duplicate");
+	summary_item(line, sizeof line, "; left out: ", &left_out,
+	             t->intervals_overlapping, "overlapping");
+	summary_item(line, sizeof line, "; left out: ", &left_out,
+	             t->intervals_too_long, "interval records too long");
+	summary_item(line, sizeof line, "; ", &warned,
+	             t->duplicate_parts, "duplicate parts");
+	summary_item(line, sizeof line, "; ", &warned,
+	             t->implausible, "records with implausible figures");
 	diag_say(d, SC_OK, "%s", line);
 }
 
