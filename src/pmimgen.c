@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,9 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/diag.h"
 #include "core/exitcode.h"
+#include "core/numparse.h"
 #include "gen/gen_model.h"
 #include "gen/gen_write.h"
 #include "pmim/pmint.h"
@@ -55,6 +58,8 @@ struct options {
 	const char *timezone;  /* --timezone: the local clock's zone */
 	struct tzone *zone;    /* its rules; NULL: stamps are written as they are */
 	const char *smf_only; /* an option given that needs SMF framings */
+	bool intervals_given, label_given;
+	size_t cv_offset;      /* where CV names are, for --help */
 };
 
 /* An interval whose parts are still being written. */
@@ -108,123 +113,44 @@ struct run {
 	int64_t clock;           /* latest time written */
 	FILE *truth;
 	pm_status error;
+	struct diag diag;
+	FILE *out;               /* the output: stdout, or o->output opened */
+	const char *out_name;
 };
 
-enum long_only {
-	OPT_FRAMING = 256, OPT_BLOCK_SIZE, OPT_EXTENDED_BDW, OPT_TRUTH,
-	OPT_INVENTORY, OPT_SEED, OPT_SOURCES, OPT_SOURCE_LABEL, OPT_START, OPT_TIMEZONE,
-	OPT_STARTUP_DELAY, OPT_INTERVAL, OPT_INTERVALS, OPT_SIZE, OPT_EXTREME,
-	OPT_SMF_TYPE, OPT_PRODUCT_HEADER, OPT_PM_PER_SMF, OPT_OTHER_SMF,
-	OPT_SPARSE, OPT_NO_DUMP, OPT_OTHER_PM, OPT_DROP, OPT_DUPLICATE,
-	OPT_SHUFFLE, OPT_HELP, OPT_VERSION
+/* ---- the names options take */
+
+static const struct {
+	const char *name;
+	enum gen_framing framing;
+} framings[] = {
+	{ "rdw", GEN_RDW }, { "bdw", GEN_BDW },
+	{ "pm", GEN_PM }, { "rdw-pm", GEN_RDW_PM },
 };
 
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "framing", required_argument, NULL, OPT_FRAMING },
-	{ "block-size", required_argument, NULL, OPT_BLOCK_SIZE },
-	{ "extended-bdw", optional_argument, NULL, OPT_EXTENDED_BDW },
-	{ "truth", required_argument, NULL, OPT_TRUTH },
-	{ "truth-inventory", required_argument, NULL, OPT_INVENTORY },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "sources", required_argument, NULL, OPT_SOURCES },
-	{ "source-label", required_argument, NULL, OPT_SOURCE_LABEL },
-	{ "start", required_argument, NULL, OPT_START },
-	{ "timezone", required_argument, NULL, OPT_TIMEZONE },
-	{ "startup-delay", required_argument, NULL, OPT_STARTUP_DELAY },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "intervals", required_argument, NULL, OPT_INTERVALS },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "extreme", required_argument, NULL, OPT_EXTREME },
-	{ "smf-type", required_argument, NULL, OPT_SMF_TYPE },
-	{ "product-header", required_argument, NULL, OPT_PRODUCT_HEADER },
-	{ "pm-per-smf", required_argument, NULL, OPT_PM_PER_SMF },
-	{ "other-smf", required_argument, NULL, OPT_OTHER_SMF },
-	{ "sparse", no_argument, NULL, OPT_SPARSE },
-	{ "no-dump-records", no_argument, NULL, OPT_NO_DUMP },
-	{ "other-pm", required_argument, NULL, OPT_OTHER_PM },
-	{ "drop-parts", required_argument, NULL, OPT_DROP },
-	{ "duplicate-parts", required_argument, NULL, OPT_DUPLICATE },
-	{ "shuffle", optional_argument, NULL, OPT_SHUFFLE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void
-usage(FILE *fp, size_t cv_offset)
+static const char *
+framing_names(size_t i)
 {
-	fputs("Usage: " PROGNAME " [OPTION]...\n"
-	      "Write a synthetic dataset of CA IDMS Performance Monitor interval (PMIM)\n"
-	      "records, and what it holds, for testing and benchmarking pmimrpt.\n"
-	      "\n"
-	      "Output:\n"
-	      "  -o, --output=FILE          write to FILE instead of standard output\n"
-	      "      --framing=KIND         rdw (default): SMF records behind RDW/SDW, as\n"
-	      "                             FTP with SITE RDW leaves them; bdw: blocks of\n"
-	      "                             RDW/SDW segments behind BDWs; pm: PM records\n"
-	      "                             back to back; rdw-pm: PM records behind RDWs\n"
-	      "      --block-size=BYTES     largest block, BDW included (default 27998);\n"
-	      "                             rdw spans records where blocks would end\n"
-	      "      --extended-bdw[=WHICH] allow blocks over 32760 bytes (bdw only), with\n"
-	      "                             extended BDWs on those (large, the default,\n"
-	      "                             as QSAM writes) or on all blocks (all)\n"
-	      "      --truth=FILE           CSV of the intervals written, one row each\n"
-	      "      --truth-inventory=FILE CSV of the records, segments and blocks written\n"
-	      "\n"
-	      "Workload:\n"
-	      "      --seed=N               seed of every random choice (default 1)\n"
-	      "      --sources=LIST         comma-separated SYSID or SYSID/CVNAME, each of\n"
-	      "                             A-Z 0-9 @ # $ (default SYSA); CV names are\n"
-	      "                             written when every source has one\n"
-	      "      --source-label=NAME    source column of the truth for the pm framings\n"
-	      "      --start=TIME           when the run starts, YYYY-MM-DD[ HH:MM[:SS]]\n"
-	      "                             (default 2025-03-03 06:00)\n"
-	      "      --timezone=ZONE        write interval times as the local clock of ZONE\n"
-	      "                             (an IANA name) shows them, --start being one;\n"
-	      "                             the truth gives them with their UTC offset\n"
-	      "      --startup-delay=SECS   each CV starts up to SECS after --start, so its\n"
-	      "                             first interval is short (default 300)\n"
-	      "      --interval=SECS        interval length (default 900)\n"
-	      "      --intervals=N          intervals per source (default 96; no limit when\n"
-	      "                             --size is given alone)\n"
-	      "      --size=BYTES           stop once the output reaches BYTES (suffixes\n"
-	      "                             K, M, G, T: powers of 1024)\n"
-	      "      --extreme=RATE         intervals with one wait bucket near 2**31-1\n"
-	      "\n"
-	      "SMF records (rdw and bdw framings):\n"
-	      "      --smf-type=N           record type of the PM data (default 230)\n"
-	      "      --product-header=MIN[-MAX]  bytes between the SMF header and the\n"
-	      "                             first PM record (default 20-60)\n"
-	      "      --pm-per-smf=MIN[-MAX] PM records in one SMF record (default 2-8)\n"
-	      "      --other-smf=SHARE      share of the bytes in other SMF types (30, 70,\n"
-	      "                             72, 110, 115, 116) (default 0)\n"
-	      "      --sparse               same as --other-smf=0.99\n"
-	      "      --no-dump-records      no dump header (type 2) and trailer (type 3)\n"
-	      "\n"
-	      "PM records and faults:\n"
-	      "      --other-pm=RATE        share of PM records of other types (default 0)\n"
-	      "      --drop-parts=RATE      leave out this share of interval parts\n"
-	      "      --duplicate-parts=RATE write this share of interval parts twice\n"
-	      "      --shuffle[=N]          write each source's PM records in random order,\n"
-	      "                             N at a time (default 8)\n"
-	      "\n"
-	      "  -v, --verbose              report what was written, and how fast\n"
-	      "      --help                 show this help and exit\n"
-	      "      --version              show the version and exit\n"
-	      "\n"
-	      "RATE and SHARE are fractions (0.05) or percentages (5%).\n", fp);
-	fprintf(fp, "CV names are at offset %zu, length %d, of each SMF record of PM data\n"
-	        "(pmimrpt --cv-field=%zu,%d).\n", cv_offset, GEN_CV_LEN, cv_offset,
-	        GEN_CV_LEN);
-	fputs("Exit status: 0 written; 8 out of memory; 12 usage error; 16 output\n"
-	      "could not be written.\n", fp);
+	return i < sizeof framings / sizeof framings[0] ? framings[i].name : NULL;
 }
 
-/* ---- argument parsing */
+/* In the order of enum gen_xbdw, after GEN_XBDW_NONE. */
+static const char *
+xbdw_names(size_t i)
+{
+	static const char *const names[] = { "large", "all" };
+	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
+}
 
-static int
+static bool
+smf_framing(enum gen_framing f)
+{
+	return f == GEN_RDW || f == GEN_BDW;
+}
+
+/* ---- parsing option arguments */
+
+static bool
 parse_bytes(const char *s, uint64_t *out)
 {
 	static const char suffixes[] = "KMGT";
@@ -235,22 +161,22 @@ parse_bytes(const char *s, uint64_t *out)
 	unsigned shift = 0;
 
 	if (n == 0 || n >= sizeof digits)
-		return 0;
+		return false;
 	memcpy(digits, s, n + 1);
 	suffix = strchr(suffixes, toupper((unsigned char)digits[n - 1]));
 	if (suffix && *suffix) {
 		shift = 10 * (unsigned)(suffix - suffixes + 1);
 		digits[n - 1] = '\0';
 	}
-	if (!cli_parse_u64(digits, &v) || v > (UINT64_MAX >> shift))
-		return 0;
+	if (!numparse_u64(digits, UINT64_MAX >> shift, &v))
+		return false;
 	*out = v << shift;
-	return 1;
+	return true;
 }
 
 /* A fraction (0.05) or a percentage (5%) as parts per million, exactly:
  * no floating point decides anything pmimgen writes. */
-static int
+static bool
 parse_rate(const char *s, uint32_t *ppm)
 {
 	const uint64_t one = 100000000; /* units of 10**-8 */
@@ -259,26 +185,26 @@ parse_rate(const char *s, uint32_t *ppm)
 
 	for (; isdigit((unsigned char)*s); s++, digits++)
 		if ((v = v * 10 + (uint64_t)(*s - '0')) > 100)
-			return 0;
+			return false;
 	v *= one;
 	if (*s == '.')
 		for (uint64_t place = one / 10; isdigit((unsigned char)*++s); place /= 10, digits++)
 			v += (uint64_t)(*s - '0') * place;
 	if (digits == 0)
-		return 0;
+		return false;
 	if (*s == '%') {
 		s++;
 		v /= 100;
 	}
 	v /= one / GEN_PPM;
 	if (*s != '\0' || v > GEN_PPM)
-		return 0;
+		return false;
 	*ppm = (uint32_t)v;
-	return 1;
+	return true;
 }
 
 /* "N" or "N-M" */
-static int
+static bool
 parse_range(const char *s, size_t *lo, size_t *hi)
 {
 	char buf[48];
@@ -286,217 +212,422 @@ parse_range(const char *s, size_t *lo, size_t *hi)
 	uint64_t a, b;
 
 	if (strlen(s) >= sizeof buf)
-		return 0;
+		return false;
 	strcpy(buf, s);
 	dash = strchr(buf, '-');
 	if (dash)
 		*dash = '\0';
-	if (!cli_parse_u64(buf, &a) || (dash && !cli_parse_u64(dash + 1, &b)))
-		return 0;
+	if (!numparse_u64(buf, SIZE_MAX, &a) || (dash && !numparse_u64(dash + 1, SIZE_MAX, &b)))
+		return false;
 	if (!dash)
 		b = a;
-	if (a > b || b > SIZE_MAX)
-		return 0;
+	if (a > b)
+		return false;
 	*lo = (size_t)a;
 	*hi = (size_t)b;
-	return 1;
+	return true;
 }
 
 static int
-parse_framing(const char *s, enum gen_framing *f)
-{
-	static const struct {
-		const char *name;
-		enum gen_framing framing;
-	} names[] = {
-		{ "pm", GEN_PM }, { "rdw-pm", GEN_RDW_PM },
-		{ "rdw", GEN_RDW }, { "bdw", GEN_BDW },
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(s, names[i].name) == 0) {
-			*f = names[i].framing;
-			return 1;
-		}
-	return 0;
-}
-
-static bool
-smf_framing(enum gen_framing f)
-{
-	return f == GEN_RDW || f == GEN_BDW;
-}
-
-static int
-rate_option(const char *name, const char *arg, uint32_t *ppm)
+rate_option(struct diag *d, const char *name, const char *arg, uint32_t *ppm)
 {
 	if (!parse_rate(arg, ppm))
-		return cli_usage_error(PROGNAME, "--%s wants a fraction (0.05) or a percentage (5%%), not '%s'",
-		                   name, arg);
+		return diag_usage(d, "--%s wants a fraction (0.05) or a percentage (5%%), not '%s'",
+		                  name, arg);
 	return EXIT_CLEAN;
 }
 
 static int
-seconds_option(const char *name, const char *arg, uint64_t max, int64_t *e4)
+seconds_option(struct diag *d, const char *name, const char *arg, uint64_t max, int64_t *e4)
 {
 	uint64_t v;
 
-	if (!cli_parse_u64(arg, &v) || v > max)
-		return cli_usage_error(PROGNAME, "--%s must be 0 to %" PRIu64 " seconds, not '%s'",
-		                   name, max, arg);
+	if (!numparse_u64(arg, max, &v))
+		return diag_usage(d, "--%s must be 0 to %" PRIu64 " seconds, not '%s'",
+		                  name, max, arg);
 	*e4 = (int64_t)v * PM_UNITS_PER_SECOND;
 	return EXIT_CLEAN;
 }
 
-static int
-parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
-{
-	int c, rc = EXIT_CLEAN;
-	uint64_t v;
-	bool intervals_given = false, label_given = false;
+/* ---- what each option does; target: what the table names */
 
-	while (rc == EXIT_CLEAN &&
-	       (c = getopt_long(argc, argv, "o:v", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case 'v': o->verbose = true; break;
-		case OPT_FRAMING:
-			if (!parse_framing(optarg, &o->framing))
-				rc = cli_usage_error(PROGNAME, "unknown framing '%s' (rdw, bdw, pm or rdw-pm)", optarg);
-			break;
-		case OPT_BLOCK_SIZE:
-			if (!parse_bytes(optarg, &v) || v < 2 * GEN_DESC_LEN + 1 || v > GEN_XBLOCK_MAX)
-				rc = cli_usage_error(PROGNAME, "--block-size must be %d to %u bytes, not '%s'",
-				                 2 * GEN_DESC_LEN + 1, GEN_XBLOCK_MAX, optarg);
-			o->block_size = (size_t)v;
-			o->smf_only = "--block-size";
-			break;
-		case OPT_EXTENDED_BDW:
-			if (!optarg || strcmp(optarg, "large") == 0)
-				o->xbdw = GEN_XBDW_LARGE;
-			else if (strcmp(optarg, "all") == 0)
-				o->xbdw = GEN_XBDW_ALL;
-			else
-				rc = cli_usage_error(PROGNAME, "--extended-bdw takes large or all, not '%s'", optarg);
-			o->smf_only = "--extended-bdw";
-			break;
-		case OPT_TRUTH: o->truth = optarg; break;
-		case OPT_INVENTORY: o->inventory = optarg; break;
-		case OPT_SEED:
-			if (!cli_parse_u64(optarg, &o->seed))
-				rc = cli_usage_error(PROGNAME, "--seed must be a number, not '%s'", optarg);
-			break;
-		case OPT_SOURCES: o->sources = optarg; break;
-		case OPT_SOURCE_LABEL: o->source_label = optarg; label_given = true; break;
-		case OPT_START:
-			if (stamp_parse(optarg, &o->start) != PM_OK)
-				rc = cli_usage_error(PROGNAME, "--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", optarg);
-			break;
-		case OPT_TIMEZONE: o->timezone = optarg; break;
-		case OPT_STARTUP_DELAY:
-			rc = seconds_option("startup-delay", optarg, 86400, &o->startup_delay_e4);
-			break;
-		case OPT_INTERVAL:
-			rc = seconds_option("interval", optarg, 86400, &o->interval_e4);
-			if (rc == EXIT_CLEAN && o->interval_e4 == 0)
-				rc = cli_usage_error(PROGNAME, "--interval must be at least 1 second");
-			break;
-		case OPT_INTERVALS:
-			if (!cli_parse_u64(optarg, &o->intervals) || o->intervals == 0)
-				rc = cli_usage_error(PROGNAME, "--intervals must be a positive number, not '%s'", optarg);
-			intervals_given = true;
-			break;
-		case OPT_SIZE:
-			if (!parse_bytes(optarg, &o->size) || o->size == 0)
-				rc = cli_usage_error(PROGNAME, "--size must be a positive number of bytes, not '%s'", optarg);
-			break;
-		case OPT_EXTREME: rc = rate_option("extreme", optarg, &o->extreme_ppm); break;
-		case OPT_SMF_TYPE:
-			if (!cli_parse_u64(optarg, &v) || v > 255)
-				rc = cli_usage_error(PROGNAME, "--smf-type must be 0 to 255, not '%s'", optarg);
-			o->smf_type = (unsigned)v;
-			o->smf_only = "--smf-type";
-			break;
-		case OPT_PRODUCT_HEADER:
-			if (!parse_range(optarg, &o->ph_min, &o->ph_max) ||
-			    o->ph_min < GEN_PH_MIN || o->ph_max > GEN_PH_MAX)
-				rc = cli_usage_error(PROGNAME, "--product-header wants MIN[-MAX] within %d-%d, not '%s'",
-				                 GEN_PH_MIN, GEN_PH_MAX, optarg);
-			o->smf_only = "--product-header";
-			break;
-		case OPT_PM_PER_SMF:
-			if (!parse_range(optarg, &o->pm_min, &o->pm_max) || o->pm_min == 0 ||
-			    o->pm_max > MAX_PM_PER_SMF)
-				rc = cli_usage_error(PROGNAME, "--pm-per-smf wants MIN[-MAX] within 1-%d, not '%s'",
-				                 MAX_PM_PER_SMF, optarg);
-			o->smf_only = "--pm-per-smf";
-			break;
-		case OPT_OTHER_SMF:
-			rc = rate_option("other-smf", optarg, &o->other_smf_ppm);
-			o->smf_only = "--other-smf";
-			break;
-		case OPT_SPARSE:
-			o->other_smf_ppm = GEN_PPM / 100 * 99;
-			o->smf_only = "--sparse";
-			break;
-		case OPT_NO_DUMP:
-			o->dump_records = false;
-			o->smf_only = "--no-dump-records";
-			break;
-		case OPT_OTHER_PM: rc = rate_option("other-pm", optarg, &o->other_pm_ppm); break;
-		case OPT_DROP: rc = rate_option("drop-parts", optarg, &o->drop_ppm); break;
-		case OPT_DUPLICATE: rc = rate_option("duplicate-parts", optarg, &o->dup_ppm); break;
-		case OPT_SHUFFLE:
-			o->shuffle = 8;
-			if (optarg && (!cli_parse_u64(optarg, &v) || v == 0 || v > MAX_WINDOW))
-				rc = cli_usage_error(PROGNAME, "--shuffle window must be 1 to %d, not '%s'",
-				                 MAX_WINDOW, optarg);
-			else if (optarg)
-				o->shuffle = (size_t)v;
-			break;
-		case OPT_HELP: usage(stdout, cv_offset); exit(EXIT_CLEAN);
-		case OPT_VERSION: puts(PROGNAME " (pmimrpt) " PACKAGE_VERSION); exit(EXIT_CLEAN);
-		default:
-			fputs("Try '" PROGNAME " --help' for more information.\n", stderr);
-			return EXIT_USAGE;
-		}
-	}
+static int
+set_framing(void *target, struct diag *d, const char *arg)
+{
+	long i = cli_name_index(framing_names, arg);
+	char list[64];
+
+	if (i < 0)
+		return diag_usage(d, "unknown framing '%s' (%s)", arg,
+		                  cli_name_list(framing_names, false, list, sizeof list));
+	*(enum gen_framing *)target = framings[i].framing;
+	return EXIT_CLEAN;
+}
+
+static int
+set_block_size(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+	uint64_t v;
+
+	o->smf_only = "--block-size";
+	if (!parse_bytes(arg, &v) || v < 2 * GEN_DESC_LEN + 1 || v > GEN_XBLOCK_MAX)
+		return diag_usage(d, "--block-size must be %d to %u bytes, not '%s'",
+		                  2 * GEN_DESC_LEN + 1, GEN_XBLOCK_MAX, arg);
+	o->block_size = (size_t)v;
+	return EXIT_CLEAN;
+}
+
+static int
+set_extended_bdw(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+	long i = arg ? cli_name_index(xbdw_names, arg) : 0;
+	char list[64];
+
+	o->smf_only = "--extended-bdw";
+	if (i < 0)
+		return diag_usage(d, "--extended-bdw takes %s, not '%s'",
+		                  cli_name_list(xbdw_names, false, list, sizeof list), arg);
+	o->xbdw = (enum gen_xbdw)(GEN_XBDW_LARGE + i);
+	return EXIT_CLEAN;
+}
+
+static int
+set_seed(void *target, struct diag *d, const char *arg)
+{
+	if (!numparse_u64(arg, UINT64_MAX, target))
+		return diag_usage(d, "--seed must be a number, not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_source_label(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	(void)d;
+	o->source_label = arg;
+	o->label_given = true;
+	return EXIT_CLEAN;
+}
+
+static int
+set_start(void *target, struct diag *d, const char *arg)
+{
+	if (stamp_parse(arg, target) != PM_OK)
+		return diag_usage(d, "--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_startup_delay(void *target, struct diag *d, const char *arg)
+{
+	return seconds_option(d, "startup-delay", arg, 86400, target);
+}
+
+static int
+set_interval(void *target, struct diag *d, const char *arg)
+{
+	int rc = seconds_option(d, "interval", arg, 86400, target);
+
+	if (rc == EXIT_CLEAN && *(int64_t *)target == 0)
+		rc = diag_usage(d, "--interval must be at least 1 second");
+	return rc;
+}
+
+static int
+set_intervals(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	o->intervals_given = true;
+	if (!numparse_u64(arg, UINT64_MAX, &o->intervals) || o->intervals == 0)
+		return diag_usage(d, "--intervals must be a positive number, not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_size(void *target, struct diag *d, const char *arg)
+{
+	uint64_t *size = target;
+
+	if (!parse_bytes(arg, size) || *size == 0)
+		return diag_usage(d, "--size must be a positive number of bytes, not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_extreme(void *target, struct diag *d, const char *arg)
+{
+	return rate_option(d, "extreme", arg, target);
+}
+
+static int
+set_smf_type(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+	uint64_t v;
+
+	o->smf_only = "--smf-type";
+	if (!numparse_u64(arg, 255, &v))
+		return diag_usage(d, "--smf-type must be 0 to 255, not '%s'", arg);
+	o->smf_type = (unsigned)v;
+	return EXIT_CLEAN;
+}
+
+static int
+set_product_header(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	o->smf_only = "--product-header";
+	if (!parse_range(arg, &o->ph_min, &o->ph_max) || o->ph_min < GEN_PH_MIN ||
+	    o->ph_max > GEN_PH_MAX)
+		return diag_usage(d, "--product-header wants MIN[-MAX] within %d-%d, not '%s'",
+		                  GEN_PH_MIN, GEN_PH_MAX, arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_pm_per_smf(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	o->smf_only = "--pm-per-smf";
+	if (!parse_range(arg, &o->pm_min, &o->pm_max) || o->pm_min == 0 ||
+	    o->pm_max > MAX_PM_PER_SMF)
+		return diag_usage(d, "--pm-per-smf wants MIN[-MAX] within 1-%d, not '%s'",
+		                  MAX_PM_PER_SMF, arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_other_smf(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	o->smf_only = "--other-smf";
+	return rate_option(d, "other-smf", arg, &o->other_smf_ppm);
+}
+
+static int
+set_sparse(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	(void)d, (void)arg;
+	o->other_smf_ppm = GEN_PPM / 100 * 99;
+	o->smf_only = "--sparse";
+	return EXIT_CLEAN;
+}
+
+static int
+set_no_dump(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	(void)d, (void)arg;
+	o->dump_records = false;
+	o->smf_only = "--no-dump-records";
+	return EXIT_CLEAN;
+}
+
+static int
+set_other_pm(void *target, struct diag *d, const char *arg)
+{
+	return rate_option(d, "other-pm", arg, target);
+}
+
+static int
+set_drop(void *target, struct diag *d, const char *arg)
+{
+	return rate_option(d, "drop-parts", arg, target);
+}
+
+static int
+set_duplicate(void *target, struct diag *d, const char *arg)
+{
+	return rate_option(d, "duplicate-parts", arg, target);
+}
+
+static int
+set_shuffle(void *target, struct diag *d, const char *arg)
+{
+	uint64_t v = 8;
+
+	if (arg && (!numparse_u64(arg, MAX_WINDOW, &v) || v == 0))
+		return diag_usage(d, "--shuffle window must be 1 to %d, not '%s'", MAX_WINDOW, arg);
+	*(size_t *)target = (size_t)v;
+	return EXIT_CLEAN;
+}
+
+static int show_help(void *target, struct diag *d, const char *arg);
+
+static int
+show_version(void *target, struct diag *d, const char *arg)
+{
+	(void)target, (void)d, (void)arg;
+	puts(PROGNAME " (pmimrpt) " PACKAGE_VERSION);
+	return CLI_STOP;
+}
+
+/* ---- the table: getopt's options, --help and the setters in one */
+
+#define OPT(field) offsetof(struct options, field)
+
+static const struct cli_option options[] = {
+	{ .help = "Output:" },
+	{ "output", 'o', required_argument, "=FILE", cli_set_string, OPT(output),
+	  "write to FILE instead of standard output", NULL },
+	{ "framing", 0, required_argument, "=KIND", set_framing, OPT(framing),
+	  "rdw (default): SMF records behind RDW/SDW, as\n"
+	  "FTP with SITE RDW leaves them; bdw: blocks of\n"
+	  "RDW/SDW segments behind BDWs; pm: PM records\n"
+	  "back to back; rdw-pm: PM records behind RDWs", NULL },
+	{ "block-size", 0, required_argument, "=BYTES", set_block_size, 0,
+	  "largest block, BDW included (default 27998);\n"
+	  "rdw spans records where blocks would end", NULL },
+	{ "extended-bdw", 0, optional_argument, "[=WHICH]", set_extended_bdw, 0,
+	  "allow blocks over 32760 bytes (bdw only), with\n"
+	  "extended BDWs on those (large, the default,\n"
+	  "as QSAM writes) or on all blocks (all)", NULL },
+	{ "truth", 0, required_argument, "=FILE", cli_set_string, OPT(truth),
+	  "CSV of the intervals written, one row each", NULL },
+	{ "truth-inventory", 0, required_argument, "=FILE", cli_set_string, OPT(inventory),
+	  "CSV of the records, segments and blocks written", NULL },
+	{ .help = "Workload:" },
+	{ "seed", 0, required_argument, "=N", set_seed, OPT(seed),
+	  "seed of every random choice (default 1)", NULL },
+	{ "sources", 0, required_argument, "=LIST", cli_set_string, OPT(sources),
+	  "comma-separated SYSID or SYSID/CVNAME, each of\n"
+	  "A-Z 0-9 @ # $ (default SYSA); CV names are\n"
+	  "written when every source has one", NULL },
+	{ "source-label", 0, required_argument, "=NAME", set_source_label, 0,
+	  "source column of the truth for the pm framings", NULL },
+	{ "start", 0, required_argument, "=TIME", set_start, OPT(start),
+	  "when the run starts, YYYY-MM-DD[ HH:MM[:SS]]\n"
+	  "(default 2025-03-03 06:00)", NULL },
+	{ "timezone", 0, required_argument, "=ZONE", cli_set_string, OPT(timezone),
+	  "write interval times as the local clock of ZONE\n"
+	  "(an IANA name) shows them, --start being one;\n"
+	  "the truth gives them with their UTC offset", NULL },
+	{ "startup-delay", 0, required_argument, "=SECS", set_startup_delay,
+	  OPT(startup_delay_e4),
+	  "each CV starts up to SECS after --start, so its\n"
+	  "first interval is short (default 300)", NULL },
+	{ "interval", 0, required_argument, "=SECS", set_interval, OPT(interval_e4),
+	  "interval length (default 900)", NULL },
+	{ "intervals", 0, required_argument, "=N", set_intervals, 0,
+	  "intervals per source (default 96; no limit when\n"
+	  "--size is given alone)", NULL },
+	{ "size", 0, required_argument, "=BYTES", set_size, OPT(size),
+	  "stop once the output reaches BYTES (suffixes\n"
+	  "K, M, G, T: powers of 1024)", NULL },
+	{ "extreme", 0, required_argument, "=RATE", set_extreme, OPT(extreme_ppm),
+	  "intervals with one wait bucket near 2**31-1", NULL },
+	{ .help = "SMF records (rdw and bdw framings):" },
+	{ "smf-type", 0, required_argument, "=N", set_smf_type, 0,
+	  "record type of the PM data (default 230)", NULL },
+	{ "product-header", 0, required_argument, "=MIN[-MAX]", set_product_header, 0,
+	  "bytes between the SMF header and the\n"
+	  "first PM record (default 20-60)", NULL },
+	{ "pm-per-smf", 0, required_argument, "=MIN[-MAX]", set_pm_per_smf, 0,
+	  "PM records in one SMF record (default 2-8)", NULL },
+	{ "other-smf", 0, required_argument, "=SHARE", set_other_smf, 0,
+	  "share of the bytes in other SMF types (30, 70,\n"
+	  "72, 110, 115, 116) (default 0)", NULL },
+	{ "sparse", 0, no_argument, NULL, set_sparse, 0,
+	  "same as --other-smf=0.99", NULL },
+	{ "no-dump-records", 0, no_argument, NULL, set_no_dump, 0,
+	  "no dump header (type 2) and trailer (type 3)", NULL },
+	{ .help = "PM records and faults:" },
+	{ "other-pm", 0, required_argument, "=RATE", set_other_pm, OPT(other_pm_ppm),
+	  "share of PM records of other types (default 0)", NULL },
+	{ "drop-parts", 0, required_argument, "=RATE", set_drop, OPT(drop_ppm),
+	  "leave out this share of interval parts", NULL },
+	{ "duplicate-parts", 0, required_argument, "=RATE", set_duplicate, OPT(dup_ppm),
+	  "write this share of interval parts twice", NULL },
+	{ "shuffle", 0, optional_argument, "[=N]", set_shuffle, OPT(shuffle),
+	  "write each source's PM records in random order,\n"
+	  "N at a time (default 8)", NULL },
+	{ .help = "" },
+	{ "verbose", 'v', no_argument, NULL, cli_set_true, OPT(verbose),
+	  "report what was written, and how fast", NULL },
+	{ "help", 0, no_argument, NULL, show_help, 0, "show this help and exit", NULL },
+	{ "version", 0, no_argument, NULL, show_version, 0, "show the version and exit", NULL },
+};
+
+static const struct cli_program program = {
+	"Usage: " PROGNAME " [OPTION]...\n"
+	"Write a synthetic dataset of CA IDMS Performance Monitor interval (PMIM)\n"
+	"records, and what it holds, for testing and benchmarking pmimrpt.\n",
+	options, sizeof options / sizeof options[0], 29
+};
+
+static int
+show_help(void *target, struct diag *d, const char *arg)
+{
+	const struct options *o = target;
+
+	(void)d, (void)arg;
+	cli_help(&program, stdout);
+	printf("\n"
+	       "RATE and SHARE are fractions (0.05) or percentages (5%%).\n"
+	       "CV names are at offset %zu, length %d, of each SMF record of PM data\n"
+	       "(pmimrpt --cv-field=%zu,%d).\n"
+	       "Exit status: 0 written; 8 out of memory; 12 usage error; 16 output\n"
+	       "could not be written.\n", o->cv_offset, GEN_CV_LEN, o->cv_offset, GEN_CV_LEN);
+	return CLI_STOP;
+}
+
+/* What the options ask of each other. */
+static int
+check_options(const struct options *o, struct diag *d)
+{
+	if (smf_framing(o->framing) && o->label_given)
+		return diag_usage(d, "--source-label is for the pm framings; SMF records name their source");
+	if (!smf_framing(o->framing) && o->smf_only)
+		return diag_usage(d, "%s is for the rdw and bdw framings", o->smf_only);
+	if (o->xbdw != GEN_XBDW_NONE && o->framing != GEN_BDW)
+		return diag_usage(d, "--extended-bdw is for the bdw framing");
+	if (o->framing == GEN_BDW && o->xbdw == GEN_XBDW_NONE && o->block_size > GEN_BLOCK_MAX)
+		return diag_usage(d, "--block-size above %d needs --extended-bdw", GEN_BLOCK_MAX);
+	if (o->other_pm_ppm >= GEN_PPM || o->other_smf_ppm >= GEN_PPM)
+		return diag_usage(d, "--other-pm and --other-smf must be below 1 (100%%)");
+	if (o->dump_records && smf_framing(o->framing) && (o->smf_type == 2 || o->smf_type == 3))
+		return diag_usage(d, "SMF types 2 and 3 are the dump header and trailer: add --no-dump-records");
+	if (o->size && o->intervals == 0 && o->drop_ppm == GEN_PPM)
+		return diag_usage(d, "--drop-parts=1 writes nothing: --size would never be reached");
+	return EXIT_CLEAN;
+}
+
+static int
+parse_options(int argc, char **argv, struct options *o, struct diag *d)
+{
+	int rc = cli_parse(&program, argc, argv, o, d);
+
 	if (rc != EXIT_CLEAN)
 		return rc;
 	if (optind < argc)
-		return cli_usage_error(PROGNAME, "unexpected argument '%s'", argv[optind]);
-	if (!intervals_given)
+		return diag_usage(d, "unexpected argument '%s'", argv[optind]);
+	if (!o->intervals_given)
 		o->intervals = o->size ? 0 : 96;
-	if (smf_framing(o->framing) && label_given)
-		return cli_usage_error(PROGNAME, "--source-label is for the pm framings; SMF records name their source");
-	if (!smf_framing(o->framing) && o->smf_only)
-		return cli_usage_error(PROGNAME, "%s is for the rdw and bdw framings", o->smf_only);
-	if (o->xbdw != GEN_XBDW_NONE && o->framing != GEN_BDW)
-		return cli_usage_error(PROGNAME, "--extended-bdw is for the bdw framing");
-	if (o->framing == GEN_BDW && o->xbdw == GEN_XBDW_NONE && o->block_size > GEN_BLOCK_MAX)
-		return cli_usage_error(PROGNAME, "--block-size above %d needs --extended-bdw", GEN_BLOCK_MAX);
-	if (o->other_pm_ppm >= GEN_PPM || o->other_smf_ppm >= GEN_PPM)
-		return cli_usage_error(PROGNAME, "--other-pm and --other-smf must be below 1 (100%%)");
-	if (o->dump_records && smf_framing(o->framing) && (o->smf_type == 2 || o->smf_type == 3))
-		return cli_usage_error(PROGNAME, "SMF types 2 and 3 are the dump header and trailer: add --no-dump-records");
-	if (o->size && o->intervals == 0 && o->drop_ppm == GEN_PPM)
-		return cli_usage_error(PROGNAME, "--drop-parts=1 writes nothing: --size would never be reached");
-	return EXIT_CLEAN;
+	return check_options(o, d);
 }
 
 /* "SYSA,SYSB/IDMSCV01": names into the model's sources. */
 static int
-parse_sources(const struct options *o, struct gen_model *m)
+parse_sources(const struct options *o, struct gen_model *m, struct diag *d)
 {
 	char *list = strdup(o->sources), *save = NULL, *tok;
 	unsigned n = 0, with_cv = 0;
 	int rc = EXIT_CLEAN;
 
-	if (!list)
-		return EXIT_INPUT;
 	m->sources = calloc(MAX_SOURCES, sizeof *m->sources);
-	if (!m->sources) {
+	if (!list || !m->sources) {
 		free(list);
+		diag_say(d, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
 	}
 	for (tok = strtok_r(list, ",", &save); tok && rc == EXIT_CLEAN;
@@ -507,10 +638,10 @@ parse_sources(const struct options *o, struct gen_model *m)
 		if (slash)
 			*slash = '\0';
 		if (n == MAX_SOURCES)
-			rc = cli_usage_error(PROGNAME, "--sources: at most %d sources", MAX_SOURCES);
+			rc = diag_usage(d, "--sources: at most %d sources", MAX_SOURCES);
 		else if (!ebcdic_name_ok(tok, GEN_SYSID_LEN) ||
 		         (slash && !ebcdic_name_ok(slash + 1, GEN_CV_LEN)))
-			rc = cli_usage_error(PROGNAME, "--sources: '%s%s%s' is not SYSID[/CVNAME] (1-4 and 1-8 of A-Z 0-9 @ # $)",
+			rc = diag_usage(d, "--sources: '%s%s%s' is not SYSID[/CVNAME] (1-4 and 1-8 of A-Z 0-9 @ # $)",
 			                 tok, slash ? "/" : "", slash ? slash + 1 : "");
 		if (rc != EXIT_CLEAN)
 			break;
@@ -520,7 +651,7 @@ parse_sources(const struct options *o, struct gen_model *m)
 		         src->cv);
 		for (unsigned k = 0; k < n; k++)
 			if (strcmp(m->sources[k].name, src->name) == 0)
-				rc = cli_usage_error(PROGNAME, "--sources: '%s' given twice", src->name);
+				rc = diag_usage(d, "--sources: '%s' given twice", src->name);
 		with_cv += slash != NULL;
 		n++;
 	}
@@ -528,11 +659,11 @@ parse_sources(const struct options *o, struct gen_model *m)
 	if (rc != EXIT_CLEAN)
 		return rc;
 	if (n == 0)
-		return cli_usage_error(PROGNAME, "--sources: no source given");
+		return diag_usage(d, "--sources: no source given");
 	if (with_cv && with_cv != n)
-		return cli_usage_error(PROGNAME, "--sources: give a CV name to every source or to none");
+		return diag_usage(d, "--sources: give a CV name to every source or to none");
 	if (!smf_framing(o->framing) && n > 1)
-		return cli_usage_error(PROGNAME, "the pm framings carry no source names: give one source");
+		return diag_usage(d, "the pm framings carry no source names: give one source");
 	m->nsources = n;
 	return EXIT_CLEAN;
 }
@@ -843,18 +974,17 @@ run_close(struct run *r)
 }
 
 static FILE *
-open_output(const char *path, const char *what)
+open_output(struct diag *d, const char *path, const char *what)
 {
 	FILE *fp = fopen(path, "wb");
 	if (!fp)
-		fprintf(stderr, PROGNAME ": cannot write %s %s: %s\n", what, path,
-		        strerror(errno));
+		diag_say(d, SC_OUTPUT, "cannot write %s %s: %s", what, path, strerror(errno));
 	return fp;
 }
 
 /* Close an output file, reporting any error it met. */
 static int
-close_output(FILE *fp, const char *path)
+close_output(struct diag *d, FILE *fp, const char *path)
 {
 	int failed, saved;
 
@@ -866,8 +996,8 @@ close_output(FILE *fp, const char *path)
 		saved = errno;
 	}
 	if (failed) {
-		fprintf(stderr, PROGNAME ": error writing %s: %s\n", path,
-		        saved ? strerror(saved) : "write failed");
+		diag_say(d, SC_OUTPUT, "error writing %s: %s", path,
+		         saved ? strerror(saved) : "write failed");
 		return EXIT_OUTPUT;
 	}
 	return EXIT_CLEAN;
@@ -882,7 +1012,7 @@ seconds_now(void)
 }
 
 static void
-report(const struct run *r, double seconds)
+report(struct run *r, double seconds)
 {
 	const struct gen_inventory *inv = &r->w.inv;
 	uint64_t bytes = r->w.flushed, smf = 0, pm = 0;
@@ -891,23 +1021,117 @@ report(const struct run *r, double seconds)
 		smf += inv->smf_records[t];
 		pm += inv->pm_records[t];
 	}
-	fprintf(stderr, PROGNAME ": %" PRIu64 " bytes: %" PRIu64 " intervals, %" PRIu64
-	        " PM records (%" PRIu64 " interval parts), %" PRIu64 " SMF records (%"
-	        PRIu64 " of type %u); %.2f s, %.0f MB/s\n",
-	        bytes, r->truth_rows, pm, inv->pm_records[r->pm.interval_type], smf,
-	        inv->smf_records[r->o->smf_type], r->o->smf_type, seconds,
-	        seconds > 0 ? (double)bytes / seconds / 1e6 : 0.0);
+	diag_say(&r->diag, SC_OK, "%" PRIu64 " bytes: %" PRIu64 " intervals, %" PRIu64
+	         " PM records (%" PRIu64 " interval parts), %" PRIu64 " SMF records (%"
+	         PRIu64 " of type %u); %.2f s, %.0f MB/s",
+	         bytes, r->truth_rows, pm, inv->pm_records[r->pm.interval_type], smf,
+	         inv->smf_records[r->o->smf_type], r->o->smf_type, seconds,
+	         seconds > 0 ? (double)bytes / seconds / 1e6 : 0.0);
 }
 
 static int
-write_inventory(const struct run *r, const char *path)
+write_inventory(struct run *r, const char *path)
 {
-	FILE *fp = open_output(path, "inventory");
+	FILE *fp = open_output(&r->diag, path, "inventory");
 
 	if (!fp)
 		return EXIT_OUTPUT;
 	inventory_csv(fp, &r->w.inv, r->w.flushed);
-	return close_output(fp, path);
+	return close_output(&r->diag, fp, path);
+}
+
+/* The layouts, the options, the time zone, the model and its sources. */
+static int
+setup(struct run *r, struct options *o, int argc, char **argv)
+{
+	struct diag *d = &r->diag;
+	char err[160];
+	int rc;
+
+	if (pmint_load(&r->pm, err, sizeof err) != PM_OK ||
+	    smf_layout_load(&r->smf, err, sizeof err) != PM_OK) {
+		diag_say(d, SC_USAGE, "%s", err);
+		return EXIT_USAGE;
+	}
+	if (r->pm.max_len > PM_RECORD_MAX) {
+		diag_say(d, SC_USAGE, "#PMINTDS: parts of %zu bytes; pmimgen takes up to %d",
+		         r->pm.max_len, PM_RECORD_MAX);
+		return EXIT_USAGE;
+	}
+	(void)stamp_parse("2025-03-03 06:00", &o->start);
+	o->cv_offset = r->smf.hdr_len + GEN_PH_CV_OFFSET;
+	if ((rc = parse_options(argc, argv, o, d)) != EXIT_CLEAN)
+		return rc;
+	if (o->timezone) {
+		int64_t utc[2];
+		pm_status st;
+		if (!(o->zone = tzone_open(o->timezone, &st)))
+			return diag_usage(d, "--timezone: no time zone '%s'", o->timezone);
+		/* the earlier, if the clock shows --start twice */
+		(void)tzone_to_utc(o->zone, o->start, utc);
+		o->start = utc[0];
+	}
+	if (gen_model_init(&r->model, &r->pm, o->interval_e4, o->extreme_ppm, err,
+	                   sizeof err) != PM_OK) {
+		diag_say(d, SC_USAGE, "%s", err);
+		return EXIT_USAGE;
+	}
+	return parse_sources(o, &r->model, d);
+}
+
+/* The output (never binary data to a terminal) and the truth. */
+static int
+open_outputs(struct run *r, const struct options *o)
+{
+	r->out = stdout;
+	r->out_name = "standard output";
+	if (o->output && strcmp(o->output, "-") != 0) {
+		if (!(r->out = open_output(&r->diag, o->output, "output")))
+			return EXIT_OUTPUT;
+		r->out_name = o->output;
+	} else if (isatty(STDOUT_FILENO)) {
+		return diag_usage(&r->diag, "will not write binary data to a terminal: use -o FILE");
+	}
+	if (o->truth) {
+		if (!(r->truth = open_output(&r->diag, o->truth, "truth")))
+			return EXIT_OUTPUT;
+		truth_header(r->truth, &r->pm);
+	}
+	return EXIT_CLEAN;
+}
+
+/* The stream written and the outputs closed; then the inventory, and
+ * what was written when asked. */
+static int
+write_all(struct run *r, const struct options *o, double t0)
+{
+	int rc = EXIT_CLEAN;
+
+	if ((r->error = run_open(r, o)) == PM_OK &&
+	    (r->error = gw_open(&r->w, r->out, o->framing, o->block_size,
+	                        o->xbdw)) == PM_OK) {
+		generate(r);
+		if (gw_close(&r->w) != PM_OK) {
+			diag_say(&r->diag, SC_OUTPUT, "error writing %s: %s", r->out_name,
+			         strerror(r->w.error));
+			rc = EXIT_OUTPUT;
+		}
+	}
+	if (r->error != PM_OK) {
+		diag_say(&r->diag, pm_status_class(r->error), "%s", pm_strerror(r->error));
+		rc = pm_class_exit_code(pm_status_class(r->error));
+	}
+	if (r->out != stdout && close_output(&r->diag, r->out, r->out_name) != EXIT_CLEAN)
+		rc = EXIT_OUTPUT;
+	r->out = NULL;
+	if (r->truth && close_output(&r->diag, r->truth, o->truth) != EXIT_CLEAN)
+		rc = EXIT_OUTPUT;
+	r->truth = NULL;
+	if (rc == EXIT_CLEAN && o->inventory)
+		rc = write_inventory(r, o->inventory);
+	if (rc == EXIT_CLEAN && o->verbose)
+		report(r, seconds_now() - t0);
+	return rc;
 }
 
 int
@@ -921,92 +1145,18 @@ main(int argc, char **argv)
 		.ph_min = 20, .ph_max = 60, .pm_min = 2, .pm_max = 8,
 		.block_size = 27998, .dump_records = true,
 	};
-	const char *out_name = "standard output";
-	char err[160];
-	FILE *out = stdout;
 	double t0 = seconds_now();
 	int rc;
 
-	if (pmint_load(&run.pm, err, sizeof err) != PM_OK ||
-	    smf_layout_load(&run.smf, err, sizeof err) != PM_OK) {
-		fprintf(stderr, PROGNAME ": %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (run.pm.max_len > PM_RECORD_MAX) {
-		fprintf(stderr, PROGNAME ": #PMINTDS: parts of %zu bytes; pmimgen takes up to %d\n",
-		        run.pm.max_len, PM_RECORD_MAX);
-		return EXIT_USAGE;
-	}
-	(void)stamp_parse("2025-03-03 06:00", &o.start);
-	rc = parse_options(argc, argv, &o, run.smf.hdr_len + GEN_PH_CV_OFFSET);
-	if (rc != EXIT_CLEAN)
-		return rc;
-	if (o.timezone) {
-		int64_t utc[2];
-		pm_status st;
-		if (!(o.zone = tzone_open(o.timezone, &st)))
-			return cli_usage_error(PROGNAME, "--timezone: no time zone '%s'", o.timezone);
-		/* the earlier, if the clock shows --start twice */
-		(void)tzone_to_utc(o.zone, o.start, utc);
-		o.start = utc[0];
-	}
-	if (gen_model_init(&run.model, &run.pm, o.interval_e4, o.extreme_ppm, err,
-	                   sizeof err) != PM_OK) {
-		fprintf(stderr, PROGNAME ": %s\n", err);
-		return EXIT_USAGE;
-	}
-	if ((rc = parse_sources(&o, &run.model)) != EXIT_CLEAN)
-		goto done;
-
-	if (o.output && strcmp(o.output, "-") != 0) {
-		FILE *fp = open_output(o.output, "output");
-		if (!fp) {
-			rc = EXIT_OUTPUT;
-			goto done;
-		}
-		out = fp;
-		out_name = o.output;
-	} else if (isatty(STDOUT_FILENO)) {
-		rc = cli_usage_error(PROGNAME, "will not write binary data to a terminal: use -o FILE");
-		goto done;
-	}
-	if (o.truth) {
-		if (!(run.truth = open_output(o.truth, "truth"))) {
-			rc = EXIT_OUTPUT;
-			goto done;
-		}
-		truth_header(run.truth, &run.pm);
-	}
-	if ((run.error = run_open(&run, &o)) == PM_OK &&
-	    (run.error = gw_open(&run.w, out, o.framing, o.block_size,
-	                         o.xbdw)) == PM_OK) {
-		generate(&run);
-		if (gw_close(&run.w) != PM_OK) {
-			fprintf(stderr, PROGNAME ": error writing %s: %s\n", out_name,
-			        strerror(run.w.error));
-			rc = EXIT_OUTPUT;
-		}
-	}
-	if (run.error != PM_OK) {
-		fprintf(stderr, PROGNAME ": %s\n", pm_strerror(run.error));
-		rc = pm_class_exit_code(pm_status_class(run.error));
-	}
-	if (out != stdout && close_output(out, out_name) != EXIT_CLEAN)
-		rc = EXIT_OUTPUT;
-	out = stdout;
-	if (run.truth && close_output(run.truth, o.truth) != EXIT_CLEAN)
-		rc = EXIT_OUTPUT;
-	run.truth = NULL;
-	if (rc == EXIT_CLEAN && o.inventory)
-		rc = write_inventory(&run, o.inventory);
-	if (rc == EXIT_CLEAN && o.verbose)
-		report(&run, seconds_now() - t0);
-done:
-	if (out != stdout)
-		fclose(out);
+	diag_init(&run.diag, PROGNAME, stderr);
+	if ((rc = setup(&run, &o, argc, argv)) == EXIT_CLEAN &&
+	    (rc = open_outputs(&run, &o)) == EXIT_CLEAN)
+		rc = write_all(&run, &o, t0);
+	if (run.out && run.out != stdout)
+		fclose(run.out);
 	if (run.truth)
 		fclose(run.truth);
 	run_close(&run);
 	tzone_close(o.zone);
-	return rc;
+	return rc == CLI_STOP ? EXIT_CLEAN : rc;
 }

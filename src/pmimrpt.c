@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <locale.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "core/cli.h"
 #include "core/diag.h"
 #include "core/exitcode.h"
+#include "core/numparse.h"
 #include "smf/framing.h"
 #include "io/input.h"
 #include "out/inventory.h"
@@ -50,145 +52,70 @@ struct options {
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
-	int describe, quiet, progress;
+	bool describe, quiet, progress;
 };
 
-enum long_only {
-	OPT_REPORT = 256, OPT_FRAMING, OPT_SMF_TYPE, OPT_PM_OFFSET, OPT_CODEPAGE,
-	OPT_CV_FIELD, OPT_SOURCE, OPT_MAX_RECORD, OPT_MAX_PENDING, OPT_MAX_SOURCES,
-	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
-	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
-	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS,
-	OPT_MAX_INTERVAL, OPT_MAX_COVERAGE, OPT_TIMEZONE
-};
+/* ---- the names options take */
 
-static const struct option long_options[] = {
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "report-dir", required_argument, NULL, OPT_REPORT_DIR },
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
-	{ "complete-only", no_argument, NULL, OPT_COMPLETE_ONLY },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "page-length", required_argument, NULL, OPT_PAGE_LENGTH },
-	{ "asa", no_argument, NULL, OPT_ASA },
-	{ "output-encoding", required_argument, NULL, OPT_OUTPUT_ENCODING },
-	{ "run-time", required_argument, NULL, OPT_RUN_TIME },
-	{ "max-groups", required_argument, NULL, OPT_MAX_GROUPS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "framing", required_argument, NULL, OPT_FRAMING },
-	{ "smf-type", required_argument, NULL, OPT_SMF_TYPE },
-	{ "pm-offset", required_argument, NULL, OPT_PM_OFFSET },
-	{ "codepage", required_argument, NULL, OPT_CODEPAGE },
-	{ "cv-field", required_argument, NULL, OPT_CV_FIELD },
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "max-record", required_argument, NULL, OPT_MAX_RECORD },
-	{ "max-pending", required_argument, NULL, OPT_MAX_PENDING },
-	{ "max-interval", required_argument, NULL, OPT_MAX_INTERVAL },
-	{ "max-sources", required_argument, NULL, OPT_MAX_SOURCES },
-	{ "max-coverage", required_argument, NULL, OPT_MAX_COVERAGE },
-	{ "timezone", required_argument, NULL, OPT_TIMEZONE },
-	{ "describe", no_argument, NULL, OPT_DESCRIBE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void
-usage(FILE *fp)
+/* The reports: the built-in definitions, then the inventory. */
+static const char *
+report_names(size_t i)
 {
-	fputs("Usage: " PROGNAME " [OPTION]... [FILE]...\n"
-	      "Report CA IDMS Performance Monitor interval (PMIM) records from SMF\n"
-	      "dumps or PM record streams. With no FILE, or when FILE is -, read\n"
-	      "standard input.\n"
-	      "\n"
-	      "Reports:\n"
-	      "      --report=NAME      intervals (default), waits, cpu, tasks, summary,\n"
-	      "                         inventory, or a report definition: NAME.rpt in\n"
-	      "                         --report-dir or " PKGDATADIR "/reports\n"
-	      "      --report=FILE.rpt  the report definition in FILE.rpt\n"
-	      "      --report-dir=DIR   look for report definitions in DIR first\n"
-	      "      --by=PERIOD        total (default), day, hour or interval: one row\n"
-	      "                         per source and period the intervals start in\n"
-	      "      --from=TIME        only intervals starting at TIME or later\n"
-	      "      --to=TIME          only intervals starting before TIME\n"
-	      "                         (local times, YYYY-MM-DD[ HH:MM[:SS]])\n"
-	      "      --timezone=ZONE    the records' times are local times of ZONE (an\n"
-	      "                         IANA name such as Europe/Berlin): periods are\n"
-	      "                         its hours and days, times show their UTC offset\n"
-	      "      --source=NAME      only intervals of source NAME (repeatable); the\n"
-	      "                         first NAME also names PM streams, which carry\n"
-	      "                         no SMF header\n"
-	      "      --complete-only    leave out intervals that lack parts\n"
-	      "      --max-groups=N     report rows held in memory (default 100000)\n"
-	      "  -o, --output=FILE      write the report to FILE instead of standard\n"
-	      "                         output; FILE is replaced only by a run that\n"
-	      "                         exits 0 or 4, and may not be an input\n"
-	      "      --describe         print the PMIM field table and exit\n"
-	      "\n"
-	      "Output:\n"
-	      "      --format=FORMAT    csv (default) or text (fixed-width pages)\n"
-	      "      --page-length=N    lines a text page (default 60)\n"
-	      "      --asa              text as 133-byte print lines with ASA carriage\n"
-	      "                         control\n"
-	      "      --output-encoding=CP  write text in code page CP (e.g. IBM-1047)\n"
-	      "      --run-time=TIME    the run time the title block shows (default\n"
-	      "                         $SOURCE_DATE_EPOCH, else now)\n"
-	      "\n"
-	      "Input:\n"
-	      "      --framing=KIND     auto (default), pm, rdw or bdw\n"
-	      "      --smf-type=N       SMF record type of PM data (default 230)\n"
-	      "      --pm-offset=N      offset of the first PM record in an SMF record,\n"
-	      "                         counted from the RDW (default: found)\n"
-	      "      --codepage=CP      EBCDIC code page of names (default IBM-037)\n"
-	      "      --cv-field=OFF,LEN add a CV name at OFF (from the RDW) of the SMF\n"
-	      "                         record to the source: SYSA/IDMSCV01\n"
-	      "\n"
-	      "Limits:\n"
-	      "      --max-record=BYTES largest logical record (default 16777216)\n"
-	      "      --max-pending=N    intervals waiting for parts (default 1024)\n"
-	      "      --max-interval=DURATION  longest interval (default 24h); longer\n"
-	      "                         ones are damaged: seconds, or N with m, h or d\n"
-	      "      --max-sources=N    distinct sources (default 4096)\n"
-	      "      --max-coverage=N   separate ranges of time remembered to leave out\n"
-	      "                         repeated intervals (default 1000000)\n"
-	      "\n"
-	      "  -q, --quiet            no summary line and no progress line\n"
-	      "      --progress         a progress line on standard error even when it\n"
-	      "                         is not a terminal (it is shown on a terminal)\n"
-	      "      --help             show this help and exit\n"
-	      "      --version          show the version and exit\n"
-	      "\n"
-	      "An interval whose time an earlier one of its source covered is left\n"
-	      "out of every report: as a duplicate when it keeps to the boundaries of\n"
-	      "that time, else as overlapping.\n"
-	      "\n"
-	      "Exit status: 0 clean; 4 warnings (damaged records skipped, duplicate\n"
-	      "parts or intervals, incomplete intervals, implausible figures,\n"
-	      "intervals too long, nothing selected); 8 an input could not be read\n"
-	      "to its end;\n"
-	      "12 usage or configuration error, or an error in a report definition;\n"
-	      "16 output could not be written.\n",
-	      fp);
+	const char *name = rptload_builtin_name(i);
+	size_t n = 0;
+
+	if (name)
+		return name;
+	while (rptload_builtin_name(n))
+		n++;
+	return i == n ? "inventory" : NULL;
 }
 
+static const char *
+by_names(size_t i)
+{
+	return i <= BY_INTERVAL ? report_by_name((enum report_by)i) : NULL;
+}
+
+static const char *
+framing_names(size_t i)
+{
+	return i <= FRAMING_BDW ? framing_name((enum framing)i) : NULL;
+}
+
+/* In the order of enum format, less its default. */
+static const char *
+format_names(size_t i)
+{
+	static const char *const names[] = { "csv", "text" };
+	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
+}
+
+/* ---- parsing option arguments */
+
 /* A size_t from the command line. */
-static int
+static bool
 parse_size(const char *s, size_t *out)
 {
 	uint64_t v;
 
-	if (!cli_parse_u64(s, &v) || v > SIZE_MAX)
-		return 0;
+	if (!numparse_u64(s, SIZE_MAX, &v))
+		return false;
 	*out = (size_t)v;
-	return 1;
+	return true;
+}
+
+static int
+positive_size(struct diag *d, const char *opt, const char *arg, size_t *out)
+{
+	if (!parse_size(arg, out) || *out == 0)
+		return diag_usage(d, "%s must be a positive number, not '%s'", opt, arg);
+	return EXIT_CLEAN;
 }
 
 /* A positive duration in stamp units: seconds, or a number ending in m, h
  * or d (minutes, hours, days). */
-static int
+static bool
 parse_duration(const char *s, int64_t *out)
 {
 	static const char units[] = "smhd";
@@ -202,146 +129,336 @@ parse_duration(const char *s, int64_t *out)
 	if (unit)
 		n--;
 	if (n == 0 || n >= sizeof digits)
-		return 0;
+		return false;
 	memcpy(digits, s, n);
 	digits[n] = '\0';
-	if (!cli_parse_u64(digits, &v) || v == 0 ||
-	    v > (uint64_t)(INT64_MAX / PM_UNITS_PER_SECOND / per))
-		return 0;
+	if (!numparse_u64(digits, (uint64_t)(INT64_MAX / PM_UNITS_PER_SECOND / per), &v) ||
+	    v == 0)
+		return false;
 	*out = (int64_t)v * per * PM_UNITS_PER_SECOND;
-	return 1;
+	return true;
 }
 
 static int
-parse_stamp(const char *opt, const char *s, int64_t *out)
+parse_stamp(struct diag *d, const char *opt, const char *s, int64_t *out)
 {
 	if (stamp_parse(s, out) == PM_OK)
-		return 1;
-	cli_usage_error(PROGNAME, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
-	return 0;
+		return EXIT_CLEAN;
+	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
+}
+
+/* "OFFSET,LENGTH" */
+static bool
+parse_cv_field(const char *s, size_t *offset, size_t *length)
+{
+	const char *comma = strchr(s, ',');
+	char digits[24];
+
+	if (!comma || (size_t)(comma - s) >= sizeof digits)
+		return false;
+	memcpy(digits, s, (size_t)(comma - s));
+	digits[comma - s] = '\0';
+	return parse_size(digits, offset) && parse_size(comma + 1, length) &&
+	       *length >= 1 && *length <= 32 && *offset <= 65535;
+}
+
+/* ---- what each option does; target: what the table names */
+
+static int
+set_by(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+	long by = cli_name_index(by_names, arg);
+	char list[128];
+
+	if (by < 0)
+		return diag_usage(d, "--by wants %s, not '%s'",
+		                  cli_name_list(by_names, false, list, sizeof list), arg);
+	o->sel.by = (enum report_by)by;
+	o->by_given = true;
+	return EXIT_CLEAN;
 }
 
 static int
-parse_options(int argc, char **argv, struct options *o)
+set_from(void *target, struct diag *d, const char *arg)
 {
-	static const char *const by_names[] = { "total", "day", "hour", "interval" };
-	int c;
-	size_t v, len, nsources = 0;
+	return parse_stamp(d, "--from", arg, target);
+}
 
-	while ((c = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_REPORT: o->report = optarg; break;
-		case OPT_REPORT_DIR: o->report_dir = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'q': o->quiet = 1; break;
-		case OPT_PROGRESS: o->progress = 1; break;
-		case OPT_BY:
-			for (v = 0; v < 4 && strcmp(optarg, by_names[v]) != 0; v++)
-				;
-			if (v == 4)
-				return cli_usage_error(PROGNAME, "--by wants total, day, hour or interval, not '%s'", optarg);
-			o->sel.by = (enum report_by)v;
-			o->by_given = true;
-			break;
-		case OPT_FROM:
-			if (!parse_stamp("--from", optarg, &o->sel.from))
-				return EXIT_USAGE;
-			break;
-		case OPT_TO:
-			if (!parse_stamp("--to", optarg, &o->sel.to))
-				return EXIT_USAGE;
-			break;
-		case OPT_COMPLETE_ONLY: o->sel.complete_only = true; break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "csv") == 0) o->format = FORMAT_CSV;
-			else if (strcmp(optarg, "text") == 0) o->format = FORMAT_TEXT;
-			else return cli_usage_error(PROGNAME, "--format wants csv or text, not '%s'", optarg);
-			break;
-		case OPT_PAGE_LENGTH:
-			if (!parse_size(optarg, &v) || v < TEXTOUT_MIN_PAGE || v > 100000)
-				return cli_usage_error(PROGNAME, "--page-length must be %d to 100000 lines, not '%s'",
-				                   TEXTOUT_MIN_PAGE, optarg);
-			o->text.page_length = (unsigned)v;
-			break;
-		case OPT_ASA: o->text.asa = true; break;
-		case OPT_OUTPUT_ENCODING: o->text.encoding = optarg; break;
-		case OPT_RUN_TIME: o->run_time = optarg; break;
-		case OPT_MAX_GROUPS:
-			if (!parse_size(optarg, &o->sel.max_groups) || o->sel.max_groups == 0)
-				return cli_usage_error(PROGNAME, "--max-groups must be a positive number, not '%s'", optarg);
-			break;
-		case OPT_FRAMING:
-			if (strcmp(optarg, "auto") == 0) o->pipe.framing = FRAMING_AUTO;
-			else if (strcmp(optarg, "pm") == 0) o->pipe.framing = FRAMING_PM;
-			else if (strcmp(optarg, "rdw") == 0) o->pipe.framing = FRAMING_RDW;
-			else if (strcmp(optarg, "bdw") == 0) o->pipe.framing = FRAMING_BDW;
-			else return cli_usage_error(PROGNAME, "unknown framing '%s' (auto, pm, rdw or bdw)", optarg);
-			break;
-		case OPT_SMF_TYPE:
-			if (!parse_size(optarg, &v) || v > 255)
-				return cli_usage_error(PROGNAME, "--smf-type must be 0 to 255, not '%s'", optarg);
-			o->pipe.smf.type = (unsigned)v;
-			break;
-		case OPT_PM_OFFSET:
-			if (!parse_size(optarg, &v) || v > 65535)
-				return cli_usage_error(PROGNAME, "--pm-offset must be 0 to 65535, not '%s'", optarg);
-			o->pipe.smf.pm_offset = (long)v;
-			break;
-		case OPT_CODEPAGE: o->pipe.smf.codepage = optarg; break;
-		case OPT_CV_FIELD: {
-			char *comma = strchr(optarg, ',');
-			if (!comma || (*comma = '\0', !parse_size(optarg, &v)) ||
-			    !parse_size(comma + 1, &len) || len == 0 || len > 32 || v > 65535)
-				return cli_usage_error(PROGNAME, "--cv-field wants OFFSET,LENGTH (length 1 to 32), not '%s'", optarg);
-			o->pipe.smf.cv_offset = v;
-			o->pipe.smf.cv_length = len;
-			break;
-		}
-		case OPT_SOURCE:
-			/* the first also names PM streams without SMF headers */
-			if (nsources == 0)
-				o->pipe.source_label = optarg;
-			o->sources[nsources++] = optarg;
-			break;
-		case OPT_MAX_RECORD:
-			if (!parse_size(optarg, &o->pipe.max_record) || o->pipe.max_record < 64)
-				return cli_usage_error(PROGNAME, "--max-record must be a number of bytes, at least 64, not '%s'", optarg);
-			break;
-		case OPT_MAX_PENDING:
-			if (!parse_size(optarg, &o->pipe.max_pending) || o->pipe.max_pending == 0)
-				return cli_usage_error(PROGNAME, "--max-pending must be a positive number, not '%s'", optarg);
-			break;
-		case OPT_MAX_INTERVAL:
-			if (!parse_duration(optarg, &o->pipe.max_interval))
-				return cli_usage_error(PROGNAME, "--max-interval wants a positive number of seconds, or of minutes, hours or days as 90m, 24h or 2d, not '%s'", optarg);
-			break;
-		case OPT_MAX_SOURCES:
-			if (!parse_size(optarg, &o->pipe.max_sources) || o->pipe.max_sources == 0)
-				return cli_usage_error(PROGNAME, "--max-sources must be a positive number, not '%s'", optarg);
-			break;
-		case OPT_TIMEZONE: o->timezone = optarg; break;
-		case OPT_MAX_COVERAGE:
-			if (!parse_size(optarg, &o->pipe.max_coverage) || o->pipe.max_coverage == 0)
-				return cli_usage_error(PROGNAME, "--max-coverage must be a positive number, not '%s'", optarg);
-			break;
-		case OPT_DESCRIBE: o->describe = 1; break;
-		case OPT_HELP: usage(stdout); exit(EXIT_CLEAN);
-		case OPT_VERSION: puts(PROGNAME " " PACKAGE_VERSION); exit(EXIT_CLEAN);
-		default:
-			fprintf(stderr, "Try '" PROGNAME " --help' for more information.\n");
-			return EXIT_USAGE;
-		}
-	}
+static int
+set_to(void *target, struct diag *d, const char *arg)
+{
+	return parse_stamp(d, "--to", arg, target);
+}
+
+static int
+add_source(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	(void)d;
+	/* the first also names PM streams without SMF headers */
+	if (o->sel.nsources == 0)
+		o->pipe.source_label = arg;
+	o->sources[o->sel.nsources++] = arg;
+	return EXIT_CLEAN;
+}
+
+static int
+set_max_groups(void *target, struct diag *d, const char *arg)
+{
+	return positive_size(d, "--max-groups", arg, target);
+}
+
+static int
+set_format(void *target, struct diag *d, const char *arg)
+{
+	long format = cli_name_index(format_names, arg);
+	char list[64];
+
+	if (format < 0)
+		return diag_usage(d, "--format wants %s, not '%s'",
+		                  cli_name_list(format_names, false, list, sizeof list), arg);
+	*(enum format *)target = (enum format)(FORMAT_CSV + format);
+	return EXIT_CLEAN;
+}
+
+static int
+set_page_length(void *target, struct diag *d, const char *arg)
+{
+	size_t v;
+
+	if (!parse_size(arg, &v) || v < TEXTOUT_MIN_PAGE || v > 100000)
+		return diag_usage(d, "--page-length must be %d to 100000 lines, not '%s'",
+		                  TEXTOUT_MIN_PAGE, arg);
+	*(unsigned *)target = (unsigned)v;
+	return EXIT_CLEAN;
+}
+
+static int
+set_framing(void *target, struct diag *d, const char *arg)
+{
+	long framing = cli_name_index(framing_names, arg);
+	char list[64];
+
+	if (framing < 0)
+		return diag_usage(d, "unknown framing '%s' (%s)", arg,
+		                  cli_name_list(framing_names, false, list, sizeof list));
+	*(enum framing *)target = (enum framing)framing;
+	return EXIT_CLEAN;
+}
+
+static int
+set_smf_type(void *target, struct diag *d, const char *arg)
+{
+	size_t v;
+
+	if (!parse_size(arg, &v) || v > 255)
+		return diag_usage(d, "--smf-type must be 0 to 255, not '%s'", arg);
+	*(unsigned *)target = (unsigned)v;
+	return EXIT_CLEAN;
+}
+
+static int
+set_pm_offset(void *target, struct diag *d, const char *arg)
+{
+	size_t v;
+
+	if (!parse_size(arg, &v) || v > 65535)
+		return diag_usage(d, "--pm-offset must be 0 to 65535, not '%s'", arg);
+	*(long *)target = (long)v;
+	return EXIT_CLEAN;
+}
+
+static int
+set_cv_field(void *target, struct diag *d, const char *arg)
+{
+	struct smf_opts *smf = target;
+
+	if (!parse_cv_field(arg, &smf->cv_offset, &smf->cv_length))
+		return diag_usage(d, "--cv-field wants OFFSET,LENGTH (length 1 to 32), not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_max_record(void *target, struct diag *d, const char *arg)
+{
+	size_t *max = target;
+
+	if (!parse_size(arg, max) || *max < 64)
+		return diag_usage(d, "--max-record must be a number of bytes, at least 64, not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_max_pending(void *target, struct diag *d, const char *arg)
+{
+	return positive_size(d, "--max-pending", arg, target);
+}
+
+static int
+set_max_interval(void *target, struct diag *d, const char *arg)
+{
+	if (!parse_duration(arg, target))
+		return diag_usage(d, "--max-interval wants a positive number of seconds, or of minutes, hours or days as 90m, 24h or 2d, not '%s'", arg);
+	return EXIT_CLEAN;
+}
+
+static int
+set_max_sources(void *target, struct diag *d, const char *arg)
+{
+	return positive_size(d, "--max-sources", arg, target);
+}
+
+static int
+set_max_coverage(void *target, struct diag *d, const char *arg)
+{
+	return positive_size(d, "--max-coverage", arg, target);
+}
+
+static int show_help(void *target, struct diag *d, const char *arg);
+
+static int
+show_version(void *target, struct diag *d, const char *arg)
+{
+	(void)target, (void)d, (void)arg;
+	puts(PROGNAME " " PACKAGE_VERSION);
+	return CLI_STOP;
+}
+
+/* ---- the table: getopt's options, --help and the setters in one */
+
+#define OPT(field) offsetof(struct options, field)
+
+static const struct cli_option options[] = {
+	{ .help = "Reports:" },
+	{ "report", 0, required_argument, "=NAME", cli_set_string, OPT(report),
+	  "{}, or a report definition: NAME.rpt in --report-dir or "
+	  PKGDATADIR "/reports", report_names },
+	{ "report", 0, required_argument, "=FILE.rpt", NULL, 0,
+	  "the report definition in FILE.rpt", NULL },
+	{ "report-dir", 0, required_argument, "=DIR", cli_set_string, OPT(report_dir),
+	  "look for report definitions in DIR first", NULL },
+	{ "by", 0, required_argument, "=PERIOD", set_by, 0,
+	  "{}: one row\n"
+	  "per source and period the intervals start in", by_names },
+	{ "from", 0, required_argument, "=TIME", set_from, OPT(sel.from),
+	  "only intervals starting at TIME or later", NULL },
+	{ "to", 0, required_argument, "=TIME", set_to, OPT(sel.to),
+	  "only intervals starting before TIME\n"
+	  "(local times, YYYY-MM-DD[ HH:MM[:SS]])", NULL },
+	{ "timezone", 0, required_argument, "=ZONE", cli_set_string, OPT(timezone),
+	  "the records' times are local times of ZONE (an\n"
+	  "IANA name such as Europe/Berlin): periods are\n"
+	  "its hours and days, times show their UTC offset", NULL },
+	{ "source", 0, required_argument, "=NAME", add_source, 0,
+	  "only intervals of source NAME (repeatable); the\n"
+	  "first NAME also names PM streams, which carry\n"
+	  "no SMF header", NULL },
+	{ "complete-only", 0, no_argument, NULL, cli_set_true, OPT(sel.complete_only),
+	  "leave out intervals that lack parts", NULL },
+	{ "max-groups", 0, required_argument, "=N", set_max_groups, OPT(sel.max_groups),
+	  "report rows held in memory (default 100000)", NULL },
+	{ "output", 'o', required_argument, "=FILE", cli_set_string, OPT(output),
+	  "write the report to FILE instead of standard\n"
+	  "output; FILE is replaced only by a run that\n"
+	  "exits 0 or 4, and may not be an input", NULL },
+	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
+	  "print the PMIM field table and exit", NULL },
+	{ .help = "Output:" },
+	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
+	  "{} (fixed-width pages)", format_names },
+	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
+	  "lines a text page (default 60)", NULL },
+	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
+	  "text as 133-byte print lines with ASA carriage\n"
+	  "control", NULL },
+	{ "output-encoding", 0, required_argument, "=CP", cli_set_string, OPT(text.encoding),
+	  "write text in code page CP (e.g. IBM-1047)", NULL },
+	{ "run-time", 0, required_argument, "=TIME", cli_set_string, OPT(run_time),
+	  "the run time the title block shows (default\n"
+	  "$SOURCE_DATE_EPOCH, else now)", NULL },
+	{ .help = "Input:" },
+	{ "framing", 0, required_argument, "=KIND", set_framing, OPT(pipe.framing),
+	  "{}", framing_names },
+	{ "smf-type", 0, required_argument, "=N", set_smf_type, OPT(pipe.smf.type),
+	  "SMF record type of PM data (default 230)", NULL },
+	{ "pm-offset", 0, required_argument, "=N", set_pm_offset, OPT(pipe.smf.pm_offset),
+	  "offset of the first PM record in an SMF record,\n"
+	  "counted from the RDW (default: found)", NULL },
+	{ "codepage", 0, required_argument, "=CP", cli_set_string, OPT(pipe.smf.codepage),
+	  "EBCDIC code page of names (default IBM-037)", NULL },
+	{ "cv-field", 0, required_argument, "=OFF,LEN", set_cv_field, OPT(pipe.smf),
+	  "add a CV name at OFF (from the RDW) of the SMF\n"
+	  "record to the source: SYSA/IDMSCV01", NULL },
+	{ .help = "Limits:" },
+	{ "max-record", 0, required_argument, "=BYTES", set_max_record, OPT(pipe.max_record),
+	  "largest logical record (default 16777216)", NULL },
+	{ "max-pending", 0, required_argument, "=N", set_max_pending, OPT(pipe.max_pending),
+	  "intervals waiting for parts (default 1024)", NULL },
+	{ "max-interval", 0, required_argument, "=DURATION", set_max_interval,
+	  OPT(pipe.max_interval),
+	  "longest interval (default 24h); longer\n"
+	  "ones are damaged: seconds, or N with m, h or d", NULL },
+	{ "max-sources", 0, required_argument, "=N", set_max_sources, OPT(pipe.max_sources),
+	  "distinct sources (default 4096)", NULL },
+	{ "max-coverage", 0, required_argument, "=N", set_max_coverage, OPT(pipe.max_coverage),
+	  "separate ranges of time remembered to leave out\n"
+	  "repeated intervals (default 1000000)", NULL },
+	{ .help = "" },
+	{ "quiet", 'q', no_argument, NULL, cli_set_true, OPT(quiet),
+	  "no summary line and no progress line", NULL },
+	{ "progress", 0, no_argument, NULL, cli_set_true, OPT(progress),
+	  "a progress line on standard error even when it\n"
+	  "is not a terminal (it is shown on a terminal)", NULL },
+	{ "help", 0, no_argument, NULL, show_help, 0, "show this help and exit", NULL },
+	{ "version", 0, no_argument, NULL, show_version, 0, "show the version and exit", NULL },
+};
+
+static const struct cli_program program = {
+	"Usage: " PROGNAME " [OPTION]... [FILE]...\n"
+	"Report CA IDMS Performance Monitor interval (PMIM) records from SMF\n"
+	"dumps or PM record streams. With no FILE, or when FILE is -, read\n"
+	"standard input.\n",
+	options, sizeof options / sizeof options[0], 25
+};
+
+static int
+show_help(void *target, struct diag *d, const char *arg)
+{
+	(void)target, (void)d, (void)arg;
+	cli_help(&program, stdout);
+	fputs("\n"
+	      "An interval whose time an earlier one of its source covered is left\n"
+	      "out of every report: as a duplicate when it keeps to the boundaries of\n"
+	      "that time, else as overlapping.\n"
+	      "\n"
+	      "Exit status: 0 clean; 4 warnings (damaged records skipped, duplicate\n"
+	      "parts or intervals, incomplete intervals, implausible figures,\n"
+	      "intervals too long, nothing selected); 8 an input could not be read\n"
+	      "to its end;\n"
+	      "12 usage or configuration error, or an error in a report definition;\n"
+	      "16 output could not be written.\n", stdout);
+	return CLI_STOP;
+}
+
+/* The options, and what they ask of each other. */
+static int
+parse_options(int argc, char **argv, struct options *o, struct diag *d)
+{
+	int rc = cli_parse(&program, argc, argv, o, d);
+
+	if (rc != EXIT_CLEAN)
+		return rc;
 	o->sel.sources = o->sources;
-	o->sel.nsources = nsources;
 	o->sel.max_sources = o->pipe.max_sources;
 	if (o->sel.from >= o->sel.to)
-		return cli_usage_error(PROGNAME, "--from must be earlier than --to");
+		return diag_usage(d, "--from must be earlier than --to");
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
 	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
-		return cli_usage_error(PROGNAME, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
+		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
 	return EXIT_CLEAN;
 }
 
@@ -372,11 +489,15 @@ describe(const struct pmint *pm)
 
 /* One ", N what" item of a summary clause, only when N is not zero. */
 static void
-summary_item(const char *clause, bool *opened, uint64_t n, const char *what)
+summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t n,
+             const char *what)
 {
-	if (n == 0)
+	size_t used = strlen(line);
+
+	if (n == 0 || used >= cap)
 		return;
-	fprintf(stderr, "%s%llu %s", *opened ? ", " : clause, (unsigned long long)n, what);
+	snprintf(line + used, cap - used, "%s%llu %s", *opened ? ", " : clause,
+	         (unsigned long long)n, what);
 	*opened = true;
 }
 
@@ -384,32 +505,38 @@ summary_item(const char *clause, bool *opened, uint64_t n, const char *what)
  * was left out of the reports, and why an exit 4 came, follow only when
  * there is any. */
 static void
-print_summary(const struct tally *t, unsigned files)
+print_summary(struct diag *d, const struct tally *t, unsigned files)
 {
 	uint64_t smf_records = 0, pm_records = 0;
 	bool left_out = false, warned = false;
+	char line[1024];
 
 	for (int ty = 0; ty < 256; ty++) {
 		smf_records += t->records[KIND_SMF][ty];
 		pm_records += t->records[KIND_PM][ty];
 	}
-	fprintf(stderr, PROGNAME ": %u file%s, %llu bytes: %llu used, %llu skipped, "
-	        "%llu damaged; %llu SMF records (%llu spanned), %llu PM records; "
-	        "%llu intervals (%llu complete, %llu incomplete)",
-	        files, files == 1 ? "" : "s",
-	        (unsigned long long)t->bytes_read, (unsigned long long)t->used,
-	        (unsigned long long)t->skipped, (unsigned long long)t->damaged,
-	        (unsigned long long)smf_records, (unsigned long long)t->spanned,
-	        (unsigned long long)pm_records,
-	        (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
-	        (unsigned long long)t->intervals_complete,
-	        (unsigned long long)t->intervals_incomplete);
-	summary_item("; left out: ", &left_out, t->intervals_duplicate, "duplicate");
-	summary_item("; left out: ", &left_out, t->intervals_overlapping, "overlapping");
-	summary_item("; left out: ", &left_out, t->intervals_too_long, "interval records too long");
-	summary_item("; ", &warned, t->duplicate_parts, "duplicate parts");
-	summary_item("; ", &warned, t->implausible, "records with implausible figures");
-	fputc('\n', stderr);
+	snprintf(line, sizeof line, "%u file%s, %llu bytes: %llu used, %llu skipped, "
+	         "%llu damaged; %llu SMF records (%llu spanned), %llu PM records; "
+	         "%llu intervals (%llu complete, %llu incomplete)",
+	         files, files == 1 ? "" : "s",
+	         (unsigned long long)t->bytes_read, (unsigned long long)t->used,
+	         (unsigned long long)t->skipped, (unsigned long long)t->damaged,
+	         (unsigned long long)smf_records, (unsigned long long)t->spanned,
+	         (unsigned long long)pm_records,
+	         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
+	         (unsigned long long)t->intervals_complete,
+	         (unsigned long long)t->intervals_incomplete);
+	summary_item(line, sizeof line, "; left out: ", &left_out,
+	             t->intervals_duplicate, "duplicate");
+	summary_item(line, sizeof line, "; left out: ", &left_out,
+	             t->intervals_overlapping, "overlapping");
+	summary_item(line, sizeof line, "; left out: ", &left_out,
+	             t->intervals_too_long, "interval records too long");
+	summary_item(line, sizeof line, "; ", &warned,
+	             t->duplicate_parts, "duplicate parts");
+	summary_item(line, sizeof line, "; ", &warned,
+	             t->implausible, "records with implausible figures");
+	diag_say(d, SC_OK, "%s", line);
 }
 
 /* A run that reported no interval says, in one line, what matched nothing:
@@ -444,17 +571,38 @@ say_nothing_selected(struct diag *d, const struct tally *t, const struct pmint *
 	diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
 }
 
+/* Everything a run holds, so that main has one way out. */
+struct run {
+	struct options o;
+	struct diag diag;
+	struct pmint pm;
+	struct tzone *zone;
+	struct schema *schema;      /* the figures reports name, from the layout */
+	struct binding_framer framer; /* intervals to the report as frames */
+	struct rpt_def *def;        /* NULL: the inventory */
+	struct outfile out;
+	bool out_open;              /* out is neither committed nor abandoned */
+	struct sources sources;
+	struct rowsink *sink;
+	struct report *rep;
+	struct pipeline *p;
+	struct progress progress;
+	char when[20];              /* the run time of the title block */
+	char **inputs;              /* the operands; none: standard input */
+	int ninputs;
+};
+
 /* Whether the output is one of the inputs (said, as a usage error): the
  * run would replace what it reads. */
 static bool
-output_is_input(const char *output, char **paths, int n)
+output_is_input(struct run *r)
 {
-	for (int i = 0; i < (n ? n : 1); i++) {
-		const char *input = n ? paths[i] : "-";
-		if (outfile_is_input(output, input)) {
-			cli_usage_error(PROGNAME, "the output %s is the input %s: refused, "
-			                "it would be replaced", output,
-			                strcmp(input, "-") ? input : "standard input");
+	for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
+		const char *input = r->ninputs ? r->inputs[i] : "-";
+		if (outfile_is_input(r->o.output, input)) {
+			diag_usage(&r->diag, "the output %s is the input %s: refused, "
+			           "it would be replaced", r->o.output,
+			           strcmp(input, "-") ? input : "standard input");
 			return true;
 		}
 	}
@@ -464,20 +612,20 @@ output_is_input(const char *output, char **paths, int n)
 /* Read every input named (or standard input). Returns -1 when one could
  * not be opened or read to its end. */
 static int
-read_inputs(struct pipeline *p, struct diag *d, char **paths, int n)
+read_inputs(struct run *r)
 {
 	int rc = 0;
 
-	for (int i = 0; i < (n ? n : 1); i++) {
-		const char *path = n ? paths[i] : "-";
+	for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
+		const char *path = r->ninputs ? r->inputs[i] : "-";
 		struct input in;
 
 		if (input_open_path(&in, path) != PM_OK) {
-			diag_at(d, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", path, strerror(errno));
+			diag_at(&r->diag, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", path, strerror(errno));
 			rc = -1;
 			continue;
 		}
-		if (pipeline_read(p, &in) < 0)
+		if (pipeline_read(r->p, &in) < 0)
 			rc = -1;
 		input_close(&in);
 	}
@@ -496,18 +644,18 @@ on_signal(int sig)
  * (seconds since 1970, shown in UTC as reproducible builds want), else now
  * in local time. */
 static int
-run_time(const char *opt, char out[20])
+run_time(struct diag *d, const char *opt, char out[20])
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	int64_t stamp;
-	size_t secs;
+	uint64_t secs;
 
 	if (opt) {
 		if (stamp_parse(opt, &stamp) != PM_OK)
-			return cli_usage_error(PROGNAME, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
+			return diag_usage(d, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
 	} else if (epoch && *epoch) {
-		if (!parse_size(epoch, &secs) || secs > (size_t)INT64_MAX / PM_UNITS_PER_SECOND)
-			return cli_usage_error(PROGNAME, "SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);
+		if (!numparse_u64(epoch, (uint64_t)INT64_MAX / PM_UNITS_PER_SECOND, &secs))
+			return diag_usage(d, "SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);
 		stamp = (int64_t)secs * PM_UNITS_PER_SECOND;
 	} else {
 		time_t now = time(NULL);
@@ -521,64 +669,67 @@ run_time(const char *opt, char out[20])
 	return EXIT_CLEAN;
 }
 
-/* The report's definition, or 0 for the inventory, which has none. */
+/* The report's definition; none for the inventory. */
 static int
-load_definition(const struct options *o, const struct schema *schema,
-                struct rpt_def **def)
+load_definition(struct run *r)
 {
+	const struct options *o = &r->o;
 	char err[512];
 	pm_status st;
 
-	*def = NULL;
 	if (strcmp(o->report, "inventory") == 0) {
 		if (o->format == FORMAT_TEXT)
-			return cli_usage_error(PROGNAME, "the inventory report is CSV only");
+			return diag_usage(&r->diag, "the inventory report is CSV only");
 		return EXIT_CLEAN;
 	}
-	if (!(*def = malloc(sizeof **def))) {
-		fputs(PROGNAME ": out of memory\n", stderr);
+	if (!(r->def = malloc(sizeof *r->def))) {
+		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
 	}
-	st = rptload(*def, o->report, o->report_dir, schema, err, sizeof err);
+	st = rptload(r->def, o->report, o->report_dir, r->schema, err, sizeof err);
 	if (st == PM_E_DEFINITION) {
-		fprintf(stderr, "%s\n", err);
+		diag_line(&r->diag, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}
+	if (st == PM_E_NOMEM) {
+		diag_say(&r->diag, SC_INPUT, "%s", err);
+		return EXIT_INPUT;
+	}
 	if (st != PM_OK)
-		return st == PM_E_NOMEM ? EXIT_INPUT : cli_usage_error(PROGNAME, "%s", err);
-	if ((*def)->rows == ROWS_INTERVAL && o->by_given)
-		return cli_usage_error(PROGNAME, "report '%s' has a row per interval: --by does not apply",
-		                   (*def)->name);
+		return diag_usage(&r->diag, "%s", err);
+	if (r->def->rows == ROWS_INTERVAL && o->by_given)
+		return diag_usage(&r->diag, "report '%s' has a row per interval: --by does not apply",
+		                  r->def->name);
 	return EXIT_CLEAN;
 }
 
 /* --timezone: the zone, and --from and --to, local times of it, in UTC
  * (the earlier, for a time the clock repeated). */
 static int
-open_zone(struct options *o, struct tzone **zone)
+open_zone(struct run *r)
 {
+	struct options *o = &r->o;
 	int64_t utc[2];
 	pm_status st;
 
-	*zone = NULL;
 	if (!o->timezone)
 		return EXIT_CLEAN;
-	if (!(*zone = tzone_open(o->timezone, &st))) {
+	if (!(r->zone = tzone_open(o->timezone, &st))) {
 		if (st == PM_E_NOMEM) {
-			fputs(PROGNAME ": out of memory\n", stderr);
+			diag_say(&r->diag, SC_INPUT, "out of memory");
 			return EXIT_INPUT;
 		}
-		return cli_usage_error(PROGNAME, "--timezone: no time zone '%s' in the system's zone data", o->timezone);
+		return diag_usage(&r->diag, "--timezone: no time zone '%s' in the system's zone data", o->timezone);
 	}
 	if (o->sel.from != INT64_MIN) {
-		(void)tzone_to_utc(*zone, o->sel.from, utc);
+		(void)tzone_to_utc(r->zone, o->sel.from, utc);
 		o->sel.from = utc[0];
 	}
 	if (o->sel.to != INT64_MAX) {
-		(void)tzone_to_utc(*zone, o->sel.to, utc);
+		(void)tzone_to_utc(r->zone, o->sel.to, utc);
 		o->sel.to = utc[0];
 	}
-	o->pipe.zone = o->sel.zone = *zone;
+	o->pipe.zone = o->sel.zone = r->zone;
 	return EXIT_CLEAN;
 }
 
@@ -621,144 +772,168 @@ inputs_size(char **paths, int n)
 	return total;
 }
 
-int
-main(int argc, char **argv)
+/* The command line read, and what it names made ready: the time zone,
+ * the run time, the layout. */
+static int
+run_prepare(struct run *r, int argc, char **argv)
 {
-	static struct pmint pm;
-	struct schema *schema = NULL;
-	struct binding_framer framer = { report_frame, NULL };
-	struct options o = { .report = "intervals" };
-	struct report_meta meta = { 0 };
-	struct rpt_def *def = NULL;
-	struct rowsink *sink = NULL;
-	struct report *rep = NULL;
-	struct diag diag;
-	struct outfile out;
-	struct pipeline *p = NULL;
-	struct sources sources;
-	struct progress progress;
-	struct tzone *zone = NULL;
-	char err[160], when[20];
-	const char *stdin_name = "-";
-	pm_status st;
-	int rc, read_rc;
+	struct options *o = &r->o;
+	char err[160];
+	int rc;
 
-	setlocale(LC_ALL, "");
-	pipeline_defaults(&o.pipe);
-	o.sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
-	                              .to = INT64_MAX, .max_groups = 100000 };
-	o.text.page_length = 60;
-	if (!(o.sources = calloc((size_t)argc + 1, sizeof *o.sources))) {
-		fputs(PROGNAME ": out of memory\n", stderr);
+	*o = (struct options){ .report = "intervals" };
+	pipeline_defaults(&o->pipe);
+	o->sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
+	                               .to = INT64_MAX, .max_groups = 100000 };
+	o->text.page_length = 60;
+	if (!(o->sources = calloc((size_t)argc + 1, sizeof *o->sources))) {
+		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
 	}
-	if ((rc = parse_options(argc, argv, &o)) != EXIT_CLEAN ||
-	    (rc = open_zone(&o, &zone)) != EXIT_CLEAN ||
-	    (rc = run_time(o.run_time, when)) != EXIT_CLEAN)
-		goto done;
-	if (output_is_input(o.output, argv + optind, argc - optind)) {
-		rc = EXIT_USAGE;
-		goto done;
+	if ((rc = parse_options(argc, argv, o, &r->diag)) != EXIT_CLEAN ||
+	    (rc = open_zone(r)) != EXIT_CLEAN ||
+	    (rc = run_time(&r->diag, o->run_time, r->when)) != EXIT_CLEAN)
+		return rc;
+	r->inputs = argv + optind;
+	r->ninputs = argc - optind;
+	if (output_is_input(r))
+		return EXIT_USAGE;
+	if (pmint_load(&r->pm, err, sizeof err) != PM_OK) {
+		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
+		return EXIT_USAGE;
 	}
-	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
-		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
-		rc = EXIT_USAGE;
-		goto done;
+	if (binding_schema_open(&r->schema, &r->pm.lay, err, sizeof err) != PM_OK) {
+		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
+		return EXIT_USAGE;
 	}
-	if (o.describe) {
-		rc = describe(&pm);
-		goto done;
-	}
-	if (binding_schema_open(&schema, &pm.lay, err, sizeof err) != PM_OK) {
-		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
-		rc = EXIT_USAGE;
-		goto done;
-	}
-	if ((rc = load_definition(&o, schema, &def)) != EXIT_CLEAN)
-		goto done;
+	return EXIT_CLEAN;
+}
 
-	diag_init(&diag, PROGNAME, stderr);
+/* The output, the writer, the report and the reading stages, in that
+ * order; a failure is said, and its exit code returned. */
+static int
+run_open(struct run *r)
+{
+	static char outbuf[1 << 20];
+	const struct options *o = &r->o;
+	pm_status st;
+
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	if (outfile_open(&out, o.output) != PM_OK) {
-		fprintf(stderr, PROGNAME ": %s: %s\n", o.output, strerror(errno));
-		rc = EXIT_OUTPUT;
-		goto done;
+	if (outfile_open(&r->out, o->output) != PM_OK) {
+		diag_say(&r->diag, SC_OUTPUT, "%s: %s", o->output, strerror(errno));
+		return EXIT_OUTPUT;
 	}
-	static char outbuf[1 << 20];
-	setvbuf(out.fp, outbuf, _IOFBF, sizeof outbuf);
+	r->out_open = true;
+	setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
 
 	/* Progress on a terminal, or when asked; never with --quiet. */
-	progress_init(&progress, !o.quiet && (o.progress || isatty(STDERR_FILENO)) ?
-	              stderr : NULL, inputs_size(argv + optind, argc - optind));
-	o.pipe.progress = &progress;
-	diag.before_message = progress_erase;
-	diag.before_ctx = &progress;
-	st = sources_init(&sources, o.pipe.max_sources);
-	if (st == PM_OK && def) {
-		st = o.format == FORMAT_TEXT ? textout_open(&sink, out.fp, &o.text)
-		                             : csvout_open(&sink, out.fp);
+	progress_init(&r->progress, !o->quiet && (o->progress || isatty(STDERR_FILENO)) ?
+	              stderr : NULL, inputs_size(r->inputs, r->ninputs));
+	r->o.pipe.progress = &r->progress;
+	r->diag.before_message = progress_erase;
+	r->diag.before_ctx = &r->progress;
+	st = sources_init(&r->sources, o->pipe.max_sources);
+	if (st == PM_OK && r->def) {
+		st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
+		                              : csvout_open(&r->sink, r->out.fp);
 		if (st == PM_OK)
-			st = report_open(&rep, def, schema, &sources, &o.sel, sink, &diag);
+			st = report_open(&r->rep, r->def, r->schema, &r->sources, &o->sel,
+			                 r->sink, &r->diag);
 	}
-	framer.ctx = rep;
+	r->framer = (struct binding_framer){ report_frame, r->rep };
 	if (st == PM_OK)
-		p = pipeline_open(&o.pipe, &pm, &sources, rep ? binding_frame_interval : NULL,
-		                  &framer, &diag, &st);
-	if (!p) {
-		report_open_failure(&diag, st, &o, st == PM_E_CODEPAGE && def && !sink);
-		outfile_abort(&out);
-		report_close(rep);
-		if (sink)
-			sink->close(sink);
-		sources_free(&sources);
-		rc = diag_exit_code(&diag);
-		goto done;
+		r->p = pipeline_open(&o->pipe, &r->pm, &r->sources,
+		                     r->rep ? binding_frame_interval : NULL, &r->framer,
+		                     &r->diag, &st);
+	if (!r->p) {
+		report_open_failure(&r->diag, st, o, st == PM_E_CODEPAGE && r->def && !r->sink);
+		return diag_exit_code(&r->diag);
 	}
+	return EXIT_CLEAN;
+}
 
-	read_rc = read_inputs(p, &diag, argv + optind, argc - optind);
-	pipeline_finish(p);
-	progress_erase(&progress);
+/* The report written, or the inventory; then the output kept or given up. */
+static void
+run_finish(struct run *r, bool read_all)
+{
+	static const char *const stdin_name = "-";
+	const struct tally *t = pipeline_tally(r->p);
+	pm_status st;
 
-	if (rep) {
-		meta.name = def->name;
-		meta.title = def->title;
-		meta.description = def->description;
-		meta.inputs = argc > optind ? (const char *const *)argv + optind : &stdin_name;
-		meta.ninputs = argc > optind ? (size_t)(argc - optind) : 1;
-		meta.run_time = when;
-		st = report_finish(rep, &meta);
+	if (r->rep) {
+		struct report_meta meta = {
+			.name = r->def->name, .title = r->def->title,
+			.description = r->def->description,
+			.inputs = r->ninputs ? (const char *const *)r->inputs : &stdin_name,
+			.ninputs = r->ninputs ? (size_t)r->ninputs : 1,
+			.run_time = r->when,
+		};
+		st = report_finish(r->rep, &meta);
 	} else {
-		st = inventory_write(out.fp, pipeline_tally(p));
+		st = inventory_write(r->out.fp, t);
 	}
-	say_nothing_selected(&diag, pipeline_tally(p), &pm, rep, o.pipe.smf.type, read_rc == 0);
+	say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->o.pipe.smf.type, read_all);
 	/* A failed run (exit 8 or more) leaves the previous report as it was;
 	 * what is written directly, standard output say, stays written. */
-	if (st == PM_OK && ((diag_exit_code(&diag) < EXIT_INPUT && read_rc == 0) ||
-	                    !outfile_replaces(&out)))
-		st = outfile_commit(&out);
+	r->out_open = false;
+	if (st == PM_OK && ((diag_exit_code(&r->diag) < EXIT_INPUT && read_all) ||
+	                    !outfile_replaces(&r->out)))
+		st = outfile_commit(&r->out);
 	else
-		outfile_abort(&out);
+		outfile_abort(&r->out);
 	if (st != PM_OK)
-		diag_at(&diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
-		        o.output ? o.output : "standard output", strerror(errno));
+		diag_at(&r->diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
+		        r->o.output ? r->o.output : "standard output", strerror(errno));
+}
 
-	diag_print_suppressed(&diag);
-	if (!o.quiet)
-		print_summary(pipeline_tally(p), (unsigned)(argc > optind ? argc - optind : 1));
-	pipeline_close(p);
-	report_close(rep);
-	if (sink)
-		sink->close(sink);
-	sources_free(&sources);
-	rc = diag_exit_code(&diag);
-	if (read_rc < 0 && rc < EXIT_INPUT)
-		rc = EXIT_INPUT;
-done:
-	tzone_close(zone);
-	schema_close(schema);
-	free(def);
-	free(o.sources);
-	return rc;
+/* Read the inputs into the report; the exit code. */
+static int
+run_report(struct run *r)
+{
+	int rc, read_rc;
+
+	if ((rc = load_definition(r)) != EXIT_CLEAN || (rc = run_open(r)) != EXIT_CLEAN)
+		return rc;
+	read_rc = read_inputs(r);
+	pipeline_finish(r->p);
+	progress_erase(&r->progress);
+	run_finish(r, read_rc == 0);
+	diag_print_suppressed(&r->diag);
+	if (!r->o.quiet)
+		print_summary(&r->diag, pipeline_tally(r->p), (unsigned)(r->ninputs ? r->ninputs : 1));
+	rc = diag_exit_code(&r->diag);
+	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
+}
+
+/* What any run holds, freed whatever it got to. */
+static void
+run_close(struct run *r)
+{
+	if (r->out_open)
+		outfile_abort(&r->out);
+	pipeline_close(r->p);
+	report_close(r->rep);
+	if (r->sink)
+		r->sink->close(r->sink);
+	sources_free(&r->sources);
+	tzone_close(r->zone);
+	schema_close(r->schema);
+	free(r->def);
+	free(r->o.sources);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct run run; /* the layout's tables: too big for the stack */
+	int rc;
+
+	setlocale(LC_ALL, "");
+	diag_init(&run.diag, PROGNAME, stderr);
+	if ((rc = run_prepare(&run, argc, argv)) == EXIT_CLEAN)
+		rc = run.o.describe ? describe(&run.pm) : run_report(&run);
+	run_close(&run);
+	return rc == CLI_STOP ? EXIT_CLEAN : rc;
 }

@@ -1,28 +1,28 @@
 #!/bin/sh
-# golden.sh: reports compared byte for byte with the files in tests/golden/,
-# standard output, standard error and exit code alike, under TZ=UTC LC_ALL=C.
-# Each line of tests/golden/LIST is: NAME INPUT [OPTION]...; INPUT is a path
-# under the source tree. To accept new output after a deliberate change:
+# golden.sh: reports compared byte for byte with the files kept beside the
+# lists of cases, standard output, standard error and exit code alike,
+# under TZ=UTC LC_ALL=C. The lists are tests/golden/LIST (the bundled
+# samples) and tests/report-golden/LIST (the built-in reports); each line is
+# NAME DIR INPUT [OPTION]... (see golden_case in tests/lib.sh), and NAME.out,
+# NAME.err and NAME.rc beside the list hold what the run must give. To
+# accept new output after a deliberate change:
 # UPDATE_GOLDEN=1 make check TESTS=tests/golden.sh, then review the diff.
 . "${top_srcdir:-.}/tests/lib.sh"
-dir=$top_srcdir/tests/golden
 
-while read -r name input opts; do
-	case $name in ''|'#'*) continue ;; esac
-	rc=0
-	# shellcheck disable=SC2086 # the options are words
-	(cd "$top_srcdir" && rpt $opts "$input") > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
-	echo "$rc" > "$tmp/$name.rc"
-	for ext in out err rc; do
-		if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-			cp "$tmp/$name.$ext" "$dir/$name.$ext"
-		fi
-		if cmp -s "$dir/$name.$ext" "$tmp/$name.$ext"; then
-			pass "$name.$ext"
-		else
-			fail "$name.$ext differs from tests/golden/$name.$ext"
-			diff -u "$dir/$name.$ext" "$tmp/$name.$ext" | head -15
-		fi
-	done
-done < "$dir/LIST"
+for list in "$top_srcdir/tests/golden/LIST" "$top_srcdir/tests/report-golden/LIST"; do
+	dir=$(dirname "$list")
+	where=tests/$(basename "$dir")
+	while read -r name _; do
+		case $name in ''|'#'*) continue ;; esac
+		rc=0
+		golden_case "$list" "$name" > "$tmp/$name.out" 2> "$tmp/$name.err" < /dev/null || rc=$?
+		echo "$rc" > "$tmp/$name.rc"
+		for ext in out err rc; do
+			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+				cp "$tmp/$name.$ext" "$dir/$name.$ext"
+			fi
+			same "$dir/$name.$ext" "$tmp/$name.$ext" "$where/$name.$ext"
+		done
+	done < "$list"
+done
 finish

@@ -46,6 +46,20 @@ finish() {
 	[ $failures -eq 0 ]
 }
 
+# golden_case LIST NAME [OPTION]...: run the case NAME of a golden-file
+# list (tests/golden.sh) as its line says, with OPTIONs added in front. A
+# line is NAME DIR INPUT [OPTION]...: pmimrpt starts in DIR (from the top
+# of the source tree, so that messages and title blocks name INPUT as the
+# list does) and reads INPUT; the options are shell words, quotes and all.
+golden_case() {
+	local list=$1 name=$2 dir input opts
+	shift 2
+	read -r _ dir input opts <<EOF
+$(awk -v n="$name" '$1 == n' "$list")
+EOF
+	(cd "$top_srcdir/$dir" && eval "rpt \"\$@\" $opts \"\$input\"")
+}
+
 # pm_patch IN OUT N FIELD=VALUE...: a copy of the PM stream IN in which the
 # records of its N-th interval (1: the first; parts of one interval share
 # their four stamp fields) have FIELD set, in the parts that hold it.

@@ -1,8 +1,8 @@
 #!/bin/sh
-# reports.sh: the report layer from the outside. The built-in reports
-# against their golden files (tests/report-golden/TESTLIST) in CSV and text; the
-# same CSV under a locale with a decimal comma; the waits CSV read by
-# SQLite; a user's definition with a column of each counter family, its
+# reports.sh: the report layer from the outside (the built-in reports
+# against their golden files are tests/golden.sh's): their CSV under a
+# locale with a decimal comma; the waits CSV read by SQLite; a user's
+# definition with a column of each counter family, its
 # figures worked out from the generator's truth; broken definitions and
 # their messages; pages, ASA lines and EBCDIC of the text format.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -11,25 +11,6 @@ input=$golden/input.dat
 truth=$golden/input-truth.csv
 when="2025-03-04 07:00"
 run() { rpt --report-dir="$top_srcdir/reports" --run-time="$when" "$@"; }
-
-# --- golden files ---------------------------------------------------------
-while read -r name args; do
-	case $name in ''|'#'*) continue ;; esac
-	rc=0
-	# the input by a relative name, so that the title block holds no
-	# build-tree path
-	# shellcheck disable=SC2086 # args are words
-	(cd "$golden" && run $args input.dat) > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
-	echo "$rc" > "$tmp/$name.rc"
-	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$tmp/$name.out" "$golden/$name.out"
-		cp "$tmp/$name.err" "$golden/$name.err"
-		cp "$tmp/$name.rc" "$golden/$name.rc"
-	fi
-	same "$golden/$name.out" "$tmp/$name.out" "golden $name"
-	same "$golden/$name.err" "$tmp/$name.err" "golden $name: standard error"
-	same "$golden/$name.rc" "$tmp/$name.rc" "golden $name: exit code"
-done < "$golden/TESTLIST"
 
 # --- a locale with a decimal comma gives the same CSV -----------------------
 loc=
@@ -43,9 +24,8 @@ elif command -v localedef > /dev/null 2>&1 && mkdir -p "$tmp/locales" &&
 fi
 if [ -n "$loc" ] && [ "$(LC_ALL=$loc locale decimal_point 2>/dev/null)" = "," ]; then
 	for name in intervals.csv waits.csv cpu.csv tasks.csv summary.csv; do
-		args=$(awk -v n="$name" '$1 == n { $1 = ""; print }' "$golden/TESTLIST")
-		# shellcheck disable=SC2086
-		LC_ALL=$loc run -q $args "$input" > "$tmp/de-$name" 2> /dev/null || true
+		(LC_ALL=$loc && export LC_ALL && golden_case "$golden/LIST" "$name" -q) \
+			> "$tmp/de-$name" 2> /dev/null || true
 		same "$golden/$name.out" "$tmp/de-$name" "LC_ALL=$loc: $name is the same"
 	done
 else

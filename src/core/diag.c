@@ -1,8 +1,10 @@
 /* diag.c: the one message function. See diag.h. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/exitcode.h"
 
 void
 diag_init(struct diag *d, const char *progname, FILE *out)
@@ -47,6 +49,61 @@ diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
 		va_end(ap);
 	}
 	fputc('\n', d->out);
+}
+
+/* A message outside diag_at: its class counted, then "PROG: " when
+ * named, and the text. */
+static void
+vmessage(struct diag *d, enum status_class cls, bool named, const char *fmt,
+         va_list ap)
+{
+	if (cls > d->worst)
+		d->worst = cls;
+	if (d->out == NULL)
+		return;
+	if (d->before_message)
+		d->before_message(d->before_ctx);
+	if (named)
+		fprintf(d->out, "%s: ", d->progname);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+}
+
+void
+diag_say(struct diag *d, enum status_class cls, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(d, cls, true, fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_line(struct diag *d, enum status_class cls, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(d, cls, false, fmt, ap);
+	va_end(ap);
+}
+
+int
+diag_usage(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vmessage(d, SC_USAGE, true, fmt, ap);
+		va_end(ap);
+	} else if (SC_USAGE > d->worst) {
+		d->worst = SC_USAGE;
+	}
+	if (d->out)
+		fprintf(d->out, "Try '%s --help' for more information.\n", d->progname);
+	return EXIT_USAGE;
 }
 
 void

@@ -37,6 +37,32 @@ void diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
 #endif
 	;
 
+/* A message in the program's own words, "PROG: message", for what has
+ * no pm_status (a file that cannot be written, a layout that does not
+ * load); cls counts towards the exit code. */
+void diag_say(struct diag *d, enum status_class cls, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/* A message that names its own place ("FILE:LINE: message", as compilers
+ * say it), printed as it is. */
+void diag_line(struct diag *d, enum status_class cls, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/* A usage error: "PROG: message" and the hint "Try 'PROG --help' for more
+ * information."; fmt NULL: the hint alone, after what getopt said.
+ * Returns the usage exit code (12). */
+int diag_usage(struct diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 /* The n bytes at p as hex digits, for a message's x'...': as many as fit
  * out (cap bytes, the NUL included). */
 void diag_hex(char *out, size_t cap, const uint8_t *p, size_t n);

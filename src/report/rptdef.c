@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/gcd.h"
+#include "core/numparse.h"
 #include "frame/frame.h"
 #include "report/rptdef.h"
 
@@ -138,22 +139,6 @@ tokenize(struct parser *p, char *line, char **tok, size_t *ntok)
 	}
 }
 
-static int
-parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (*s == '\0')
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (max - (uint64_t)(*s - '0')) / 10)
-			return 0;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 1;
-}
-
 #define SCALE_MAX UINT64_C(1000000000000000000)
 
 /* A scale: "1000", "0.001" or "1/4096": an exact fraction. */
@@ -169,7 +154,7 @@ parse_scale(const char *s, uint64_t *num, uint64_t *den)
 	if (slash) {
 		memcpy(buf, s, (size_t)(slash - s));
 		buf[slash - s] = '\0';
-		if (!parse_uint(buf, SCALE_MAX, &n) || !parse_uint(slash + 1, SCALE_MAX, &d))
+		if (!numparse_u64(buf, SCALE_MAX, &n) || !numparse_u64(slash + 1, SCALE_MAX, &d))
 			return 0;
 	} else if (dot) {
 		size_t whole = (size_t)(dot - s), frac = strlen(dot + 1);
@@ -177,11 +162,11 @@ parse_scale(const char *s, uint64_t *num, uint64_t *den)
 			return 0;
 		memcpy(buf, s, whole);
 		memcpy(buf + whole, dot + 1, frac + 1);
-		if (!parse_uint(buf, SCALE_MAX, &n))
+		if (!numparse_u64(buf, SCALE_MAX, &n))
 			return 0;
 		while (frac--)
 			d *= 10;
-	} else if (!parse_uint(s, SCALE_MAX, &n)) {
+	} else if (!numparse_u64(s, SCALE_MAX, &n)) {
 		return 0;
 	}
 	if (n == 0 || d == 0)
@@ -462,7 +447,7 @@ key_decimals(struct parser *p, struct column_line *l, char *val)
 {
 	uint64_t v;
 
-	if (!parse_uint(val, 9, &v))
+	if (!numparse_u64(val, 9, &v))
 		return fail(p, "decimals must be 0 to 9, not '%s'", val);
 	l->c->decimals = (unsigned)v;
 	return PM_OK;
@@ -482,7 +467,7 @@ key_width(struct parser *p, struct column_line *l, char *val)
 {
 	uint64_t v;
 
-	if (!parse_uint(val, 132, &v))
+	if (!numparse_u64(val, 132, &v))
 		return fail(p, "width must be 0 to 132, not '%s'", val);
 	l->c->width = (unsigned)v;
 	return PM_OK;
@@ -714,7 +699,7 @@ directive_top(struct parser *p, char **tok, size_t ntok)
 
 	if (ntok != 5 || strcmp(tok[2], "buckets") != 0 || strcmp(tok[3], "by") != 0)
 		return fail(p, "top wants: top N buckets by COLUMN");
-	if (!parse_uint(tok[1], RPT_MAX_TOP, &n) || n == 0)
+	if (!numparse_u64(tok[1], RPT_MAX_TOP, &n) || n == 0)
 		return fail(p, "top: N must be 1 to %d, not '%s'", RPT_MAX_TOP, tok[1]);
 	if (p->seen_top)
 		return fail(p, "only one 'top' block is allowed");

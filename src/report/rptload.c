@@ -24,6 +24,12 @@ static const struct {
 	{ "summary", summary_rpt },
 };
 
+const char *
+rptload_builtin_name(size_t i)
+{
+	return i < sizeof builtins / sizeof builtins[0] ? builtins[i].name : NULL;
+}
+
 /* The whole of path, NUL-terminated; NULL with errno set (EFBIG when it is
  * too large to be a definition). */
 static char *

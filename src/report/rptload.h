@@ -21,4 +21,7 @@
 pm_status rptload(struct rpt_def *def, const char *what, const char *report_dir,
                   const struct schema *schema, char *err, size_t errlen);
 
+/* The name of the i-th built-in definition; NULL past the last. */
+const char *rptload_builtin_name(size_t i);
+
 #endif

@@ -1,6 +1,6 @@
 /* check_bytes.c: the big-endian getters read byte by byte and never past
  * the end of their span. */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 
 #include "core/bytes.h"
@@ -59,8 +59,8 @@ START_TEST(writer)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("bytes");
 	TCase *tc = tcase_create("bytes");
@@ -68,9 +68,5 @@ main(void)
 	tcase_add_test(tc, bounds);
 	tcase_add_test(tc, writer);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

@@ -1,7 +1,7 @@
 /* check_copybook.c: the layout derived from copybooks/pmintds.lst against
  * the DSECT's own figures (its EQU values and the offsets printed in the
  * listing), and the listing parser's handling of bad listings. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,8 +174,8 @@ START_TEST(bad_listings)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("copybook");
 	TCase *tc = tcase_create("pmintds");
@@ -191,9 +191,5 @@ main(void)
 	tcase_add_test(tc, smf_header_layout);
 	tcase_add_test(tc, bad_listings);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

@@ -2,7 +2,7 @@
  * given in minutes here; every expected verdict follows from the ranges
  * the test itself covered. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,8 +185,8 @@ START_TEST(test_incomplete_cover_less)
 }
 END_TEST
 
-static Suite *
-suite(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("coverage");
 	TCase *core = tcase_create("Core");
@@ -197,16 +197,4 @@ suite(void)
 	tcase_add_test(core, test_incomplete_cover_less);
 	suite_add_tcase(s, core);
 	return s;
-}
-
-int
-main(void)
-{
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

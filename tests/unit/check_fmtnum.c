@@ -1,6 +1,6 @@
 /* check_fmtnum.c: hand-written number formatting; expected strings are
  * worked out by hand. */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,8 +162,8 @@ START_TEST(ratio_one_division)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("fmtnum");
 	TCase *tc = tcase_create("fmtnum");
@@ -174,9 +174,5 @@ main(void)
 	tcase_add_test(tc, ratio_boundaries);
 	tcase_add_test(tc, ratio_one_division);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

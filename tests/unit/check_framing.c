@@ -4,7 +4,7 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700 /* open_memstream */
 #endif
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2236,8 +2236,8 @@ START_TEST(test_bdw_extended_bit_flipped)
 }
 END_TEST
 
-static Suite *
-framing_suite(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("framing");
 	TCase *core = tcase_create("Core");
@@ -2333,16 +2333,4 @@ framing_suite(void)
 		printf("real-smf data absent; skipping\n");
 	}
 	return s;
-}
-
-int
-main(void)
-{
-	SRunner *sr = srunner_create(framing_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -1,7 +1,7 @@
 /* check_out.c: the writers, fed typed cells by hand: each kind of cell
  * (text, integer, exact fraction, double, stamp, empty) comes out as the
  * bytes written below, in CSV and in the text format. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +161,8 @@ START_TEST(text_unknown_encoding)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("out");
 	TCase *tc = tcase_create("writers");
@@ -171,9 +171,5 @@ main(void)
 	tcase_add_test(tc, text_bytes);
 	tcase_add_test(tc, text_unknown_encoding);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

@@ -1,15 +1,19 @@
 /* check_outfile.c: report output. A report replaces the previous file only
  * at commit, keeps its mode, and leaves no name behind while it is written
  * where the file system has O_TMPFILE (the test asks the file system
- * itself); giving up leaves the previous file as it was; an output that is
- * an input, under any name, is recognised. */
+ * itself), else a named temporary beside it that a signal removes; giving
+ * up, or a write that fails, leaves the previous file as it was; a name
+ * without a folder is written in the current one; an output that is an
+ * input, under any name, is recognised. */
 #define _GNU_SOURCE /* O_TMPFILE */
-#include <check.h>
+#include "check_main.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,13 +192,73 @@ START_TEST(output_that_is_an_input)
 }
 END_TEST
 
-int
-main(void)
+START_TEST(temporary_unnamed_or_named_beside_the_file)
+{
+	struct outfile o;
+	char names[256];
+
+	write_file(path, "OLD\n");
+	ck_assert_int_eq(outfile_open(&o, path), PM_OK);
+	names_in_dir(names, sizeof names);
+	if (has_tmpfile()) {
+		ck_assert(o.unnamed);
+		ck_assert_str_eq(names, "report.csv");
+	} else {
+		ck_assert(!o.unnamed);
+		ck_assert_ptr_nonnull(strstr(names, ".report.csv.tmp"));
+	}
+	/* a signal's handler leaves nothing behind */
+	outfile_remove_on_signal();
+	names_in_dir(names, sizeof names);
+	ck_assert_str_eq(names, "report.csv");
+	outfile_abort(&o);
+	assert_holds(path, "OLD\n");
+}
+END_TEST
+
+START_TEST(failed_write_keeps_the_old_file)
+{
+	struct rlimit was, four_bytes;
+	struct outfile o;
+	char names[256];
+	pm_status st;
+
+	write_file(path, "OLD\n");
+	ck_assert_int_eq(outfile_open(&o, path), PM_OK);
+	/* files may hold 4 bytes: the report's write fails (EFBIG) */
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
+	four_bytes = (struct rlimit){ 4, was.rlim_max };
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &four_bytes), 0);
+	fputs("NEW AND LONGER\n", o.fp);
+	st = outfile_commit(&o);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	ck_assert_int_eq(st, PM_E_WRITE);
+	assert_holds(path, "OLD\n");
+	names_in_dir(names, sizeof names);
+	ck_assert_str_eq(names, "report.csv");
+}
+END_TEST
+
+START_TEST(name_without_a_folder)
+{
+	struct outfile o;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(outfile_open(&o, "here.csv"), PM_OK);
+	ck_assert(outfile_replaces(&o));
+	fputs("NEW\n", o.fp);
+	ck_assert_int_eq(outfile_commit(&o), PM_OK);
+	assert_holds("here.csv", "NEW\n");
+}
+END_TEST
+
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("outfile");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, replaced_at_commit_only);
@@ -202,10 +266,9 @@ main(void)
 	tcase_add_test(tc, abort_keeps_the_old_file);
 	tcase_add_test(tc, standard_output_is_not_replaced);
 	tcase_add_test(tc, output_that_is_an_input);
+	tcase_add_test(tc, temporary_unnamed_or_named_beside_the_file);
+	tcase_add_test(tc, failed_write_keeps_the_old_file);
+	tcase_add_test(tc, name_without_a_folder);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }

@@ -1,7 +1,7 @@
 /* check_pmint.c: decoding interval records by the layout. The records are
  * built byte by byte at the offsets printed in the #PMINTDS listing, so a
  * layout that drifted from the listing would fail here. */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,8 +133,8 @@ START_TEST(peek)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("pmint");
 	TCase *tc = tcase_create("decode");
@@ -145,9 +145,5 @@ main(void)
 	tcase_add_test(tc, lengths);
 	tcase_add_test(tc, peek);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

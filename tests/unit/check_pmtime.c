@@ -1,6 +1,6 @@
 /* check_pmtime.c: packed dates, times and stamps. Expected days and dates
  * are worked out by hand from the calendar (comments show how). */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 
 #include "pmim/pmtime.h"
@@ -124,8 +124,8 @@ START_TEST(parsing)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("pmtime");
 	TCase *tc = tcase_create("pmtime");
@@ -137,9 +137,5 @@ main(void)
 	tcase_add_test(tc, durations_across_midnight_and_year_end);
 	tcase_add_test(tc, parsing);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

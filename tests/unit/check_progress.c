@@ -2,7 +2,7 @@
  * quarter second the line waits between redraws, then reads what was
  * drawn; expected figures are the bytes and records given, worked out by
  * hand, and rates and ETAs bounded by the time the test measured itself. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -126,22 +126,16 @@ START_TEST(off_draws_nothing)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("progress");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, known_size_shows_percent_and_eta);
 	tcase_add_test(tc, unknown_size_shows_no_percent);
 	tcase_add_test(tc, throttled_and_erased);
 	tcase_add_test(tc, off_draws_nothing);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }

@@ -2,7 +2,7 @@
  * the #PMINTDS layout, so each expected value is known from the input the
  * test itself constructed. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -726,13 +726,33 @@ START_TEST(test_shuffled_blocks)
 }
 END_TEST
 
-static Suite *
-reasm_suite(void)
+/* The layout every test builds its records from, and the fields they
+ * check. */
+static void
+load_layout(void)
+{
+	char err[160];
+
+	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
+		fprintf(stderr, "check_reasm: %s\n", err);
+		exit(EXIT_FAILURE);
+	}
+	f_tstr = layout_field_index(&pm.lay, "INT#TSTR");
+	f_dbirt = layout_field_index(&pm.lay, "INTDBIRT");
+	f_dbkyt = layout_field_index(&pm.lay, "INTDBKYT");
+	f_xli = layout_field_index(&pm.lay, "INTXLI#");
+	f_syti = layout_field_index(&pm.lay, "INTSYTI");
+	f_enti = layout_field_index(&pm.lay, "INTENTI");
+}
+
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("reasm");
 	TCase *core = tcase_create("Core");
 	TCase *limits = tcase_create("Limits");
 
+	load_layout();
 	tcase_add_test(core, test_layout_as_expected);
 	tcase_add_test(core, test_all_parts);
 	tcase_add_loop_test(core, test_any_order, 0, 6);
@@ -755,28 +775,4 @@ reasm_suite(void)
 	tcase_add_loop_test(limits, test_shuffled_blocks, 0, 2);
 	suite_add_tcase(s, limits);
 	return s;
-}
-
-int
-main(void)
-{
-	char err[160];
-	SRunner *sr;
-	int failed;
-
-	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
-		fprintf(stderr, "check_reasm: %s\n", err);
-		return EXIT_FAILURE;
-	}
-	f_tstr = layout_field_index(&pm.lay, "INT#TSTR");
-	f_dbirt = layout_field_index(&pm.lay, "INTDBIRT");
-	f_dbkyt = layout_field_index(&pm.lay, "INTDBKYT");
-	f_xli = layout_field_index(&pm.lay, "INTXLI#");
-	f_syti = layout_field_index(&pm.lay, "INTSYTI");
-	f_enti = layout_field_index(&pm.lay, "INTENTI");
-	sr = srunner_create(reasm_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

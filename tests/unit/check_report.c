@@ -2,7 +2,7 @@
  * the built-in definitions. Every expected figure is worked out by hand in
  * the comment beside it, from the raw values the test sets; none comes
  * from the code under test. */
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -686,8 +686,8 @@ START_TEST(summary_top_five)
 }
 END_TEST
 
-static Suite *
-report_suite(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *core = tcase_create("Core");
@@ -713,16 +713,4 @@ report_suite(void)
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	return s;
-}
-
-int
-main(void)
-{
-	SRunner *sr = srunner_create(report_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,7 +1,7 @@
 /* check_rptdef.c: the report definition parser: what a definition says
  * ends up in the struct, resolved against the schema, and every kind of
  * mistake gives "file:line: message", with the exact messages below. */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +152,8 @@ START_TEST(broken_definitions)
 }
 END_TEST
 
-static Suite *
-rptdef_suite(void)
+Suite *
+unit_suite(void)
 {
 	Suite *s = suite_create("rptdef");
 	TCase *core = tcase_create("Core");
@@ -169,16 +169,4 @@ rptdef_suite(void)
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);
 	return s;
-}
-
-int
-main(void)
-{
-	SRunner *sr = srunner_create(rptdef_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -2,7 +2,7 @@
  * times are those the zones' published rules give (2026: Europe/Berlin
  * goes back from 03:00 CEST to 02:00 CET on October 25 and forward from
  * 02:00 CET to 03:00 CEST on March 29). */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,29 +70,25 @@ START_TEST(test_new_york_and_unknown)
 }
 END_TEST
 
-int
-main(void)
+Suite *
+unit_suite(void)
 {
-	Suite *s = suite_create("tzone");
-	TCase *tc = tcase_create("tzone");
-	SRunner *sr;
-	int failed;
 	const char *dir = getenv("TZDIR");
 	char path[512];
 	FILE *fp;
+	Suite *s;
+	TCase *tc;
 
 	snprintf(path, sizeof path, "%s/Europe/Berlin", dir && *dir ? dir : "/usr/share/zoneinfo");
 	if (!(fp = fopen(path, "rb"))) {
 		printf("no zone data (tzdata): skipped\n");
-		return 77;
+		exit(77);
 	}
 	fclose(fp);
+	s = suite_create("tzone");
+	tc = tcase_create("tzone");
 	tcase_add_test(tc, test_berlin);
 	tcase_add_test(tc, test_new_york_and_unknown);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }

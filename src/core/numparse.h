@@ -1,0 +1,13 @@
+/* numparse.h: strict decimal numbers, as the command lines and the report
+ * definitions take them. */
+#ifndef NUMPARSE_H
+#define NUMPARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A decimal number and nothing else, at most max: no sign, no blanks, no
+ * empty string, no overflow. *out is set only on success. */
+bool numparse_u64(const char *s, uint64_t max, uint64_t *out);
+
+#endif
