@@ -81,7 +81,7 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 		*st = PM_E_NOMEM;
 		goto fail;
 	}
-	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total, st)))
+	if ((*st = reasm_open(&p->reasm, pm, &ro, emit, ctx, d, &p->total)) != PM_OK)
 		goto fail;
 	if (o->zone) {
 		p->stage.zone = o->zone;
@@ -97,7 +97,8 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->stage.diag = d;
 	p->stage.tally = &p->total;
 	p->stage.max_interval = o->max_interval;
-	*st = PM_OK;
+	if ((*st = pm_stage_init(&p->stage)) != PM_OK)
+		goto fail;
 	return p;
 fail:
 	pipeline_close(p);
@@ -219,6 +220,7 @@ pipeline_close(struct pipeline *p)
 {
 	if (!p)
 		return;
+	pm_stage_release(&p->stage);
 	reasm_close(p->reasm);
 	coverage_close(p->coverage);
 	free(p->last_start);

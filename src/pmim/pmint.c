@@ -6,6 +6,7 @@
 
 #include "core/layout_text.h"
 #include "pmim/pmint.h"
+#include "pmim/pmtime.h"
 
 static pm_status
 need_field(const struct pmint *pm, const char *name, int *index, char *err,
@@ -43,6 +44,9 @@ build_items(struct pmint *pm)
 		    (f->type != 'F' && f->type != 'H' && f->type != 'D' &&
 		     f->type != 'X'))
 			continue;
+		if (pm->nitems[f->part] == 0)
+			pm->items_first[f->part] = i;
+		pm->items_end[f->part] = i + 1;
 		it = &pm->items[f->part][pm->nitems[f->part]++];
 		it->field = (uint16_t)i;
 		it->offset = (uint16_t)f->offset;
@@ -52,6 +56,22 @@ build_items(struct pmint *pm)
 		unsigned p = pm->lay.buckets[i].part;
 		pm->buckets[p][pm->nbuckets[p]++] = (uint8_t)i;
 	}
+}
+
+/* A part's figures are copied as one block (items_first): no field of
+ * another part may lie among them. */
+static pm_status
+check_parts_together(const struct pmint *pm, char *err, size_t errlen)
+{
+	for (unsigned p = 1; p <= pm->nparts; p++)
+		for (size_t i = pm->items_first[p]; i < pm->items_end[p]; i++)
+			if (pm->lay.fields[i].part != p) {
+				snprintf(err, errlen, "#PMINTDS: field %s of part %u lies "
+				         "among the fields of part %u",
+				         pm->lay.fields[i].name, pm->lay.fields[i].part, p);
+				return PM_E_LAYOUT;
+			}
+	return PM_OK;
 }
 
 pm_status
@@ -95,7 +115,7 @@ pmint_load(struct pmint *pm, char *err, size_t errlen)
 		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
 		                  pm->lay.part_end[p] : pm->header_len;
 	build_items(pm);
-	return PM_OK;
+	return check_parts_together(pm, err, errlen);
 }
 
 /* One field by its width: the getters for the usual widths are cheaper
@@ -168,6 +188,16 @@ pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 }
 
 pm_status
+pm_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
+             bool *full)
+{
+	*full = pm_header_read(pm, bytes, h) == PM_OK && h->length >= pm->header_len;
+	if (*full)
+		return PM_OK;
+	return pm_peek(pm, bytes, &h->length, &h->type);
+}
+
+pm_status
 pm_part_decode(const struct pmint *pm, const struct pm_header *h,
                struct span rec, uint64_t *values)
 {
@@ -199,6 +229,12 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
 }
 
+unsigned
+pm_all_parts(const struct pmint *pm)
+{
+	return ((1u << (pm->nparts + 1)) - 1) & ~1u;
+}
+
 size_t
 pm_min_len(const struct pmint *pm)
 {
@@ -226,4 +262,44 @@ pm_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 		*plausible = len >= pm_peek_len(pm) && type >= 1 &&
 		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
+}
+
+bool
+pm_type_plausible(const struct pmint *pm, struct span bytes)
+{
+	uint64_t type, seq;
+
+	return field_u(pm, pm->f_type, bytes, &type) && type >= 1 &&
+	       type <= PM_TYPE_PLAUSIBLE && field_u(pm, pm->f_seq, bytes, &seq) &&
+	       seq <= PM_SEQ_PLAUSIBLE;
+}
+
+bool
+pm_record_plausible(const struct pmint *pm, struct span bytes, size_t *length)
+{
+	struct pm_header h;
+	struct span rec;
+	bool full;
+
+	if (pm_header_at(pm, bytes, &h, &full) != PM_OK || h.length < pm_min_len(pm) ||
+	    h.length > bytes.len || h.type == 0 || h.type > PM_TYPE_PLAUSIBLE)
+		return false;
+	*length = h.length;
+	rec = span_sub(bytes, 0, h.length);
+	if (h.type != pm->interval_type)
+		return pm_type_plausible(pm, rec);
+	return full && h.seq >= 1 && h.seq <= pm->nparts && h.version != 0;
+}
+
+bool
+pm_interval_header_at(const struct pmint *pm, struct span bytes)
+{
+	struct pm_header h;
+	int year, yday;
+
+	return pm_header_read(pm, bytes, &h) == PM_OK &&
+	       h.type == pm->interval_type && h.seq >= 1 && h.seq <= pm->nparts &&
+	       h.version == pm->current_version &&
+	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
+	       pdate_decode(h.edate, &year, &yday) == PM_OK;
 }

@@ -21,6 +21,21 @@ struct pm_header {
 	uint32_t sdate, stime, edate, etime; /* raw INTSDATE/INTSTIME/... */
 };
 
+/* One interval part, decoded once by the PM stage and handed to reassembly:
+ * its interval's key, which part it is, and its figures. */
+struct pm_part {
+	uint32_t source;
+	uint32_t sdate, stime, edate, etime; /* as recorded: the interval's key */
+	int64_t start, end;       /* stamps (pmtime.h), in UTC with a zone */
+	unsigned seq;             /* INTSEQ#, 1..nparts */
+	pm_status decoded;        /* PM_OK; PM_E_LONG_PART: longer than its
+	                             layout, known figures read; PM_E_SHORT_PART:
+	                             shorter, no figures read */
+	const uint64_t *v;        /* figures by layout field index; those of
+	                             part seq are this part's */
+	uint64_t offset;          /* file offset of the record */
+};
+
 /* One field to decode for a part: value slot, offset and width. */
 struct pm_item {
 	uint16_t field;  /* index into layout.fields, also the value slot */
@@ -40,6 +55,10 @@ struct pmint {
 	size_t part_len[CB_MAX_PARTS];
 	struct pm_item items[CB_MAX_PARTS][CB_MAX_FIELDS];
 	size_t nitems[CB_MAX_PARTS];
+	/* the layout indices [first, end) of each part's items: what is
+	 * copied of a decoded part, in one block (no field of another part
+	 * lies between) */
+	size_t items_first[CB_MAX_PARTS], items_end[CB_MAX_PARTS];
 	/* the wait buckets of each part, as indices into lay.buckets, for the
 	 * per-record plausibility checks */
 	uint8_t buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
@@ -54,6 +73,13 @@ pm_status pmint_load(struct pmint *pm, char *err, size_t errlen);
 pm_status pm_peek(const struct pmint *pm, struct span rec, size_t *length,
                   unsigned *type);
 
+/* The header of the PM record at the start of bytes, read once: the whole
+ * interval header when bytes hold it and INTLEN covers it (*full true),
+ * else INTLEN and INTRTYPE only. PM_E_PM_LENGTH when bytes cannot hold
+ * even those. */
+pm_status pm_header_at(const struct pmint *pm, struct span bytes,
+                       struct pm_header *h, bool *full);
+
 /* Read the interval header of an interval record (needs header_len bytes). */
 pm_status pm_header_read(const struct pmint *pm, struct span rec,
                          struct pm_header *h);
@@ -64,6 +90,9 @@ pm_status pm_header_read(const struct pmint *pm, struct span rec,
  * is longer (known fields decoded), otherwise PM_OK. */
 pm_status pm_part_decode(const struct pmint *pm, const struct pm_header *h,
                          struct span rec, uint64_t *values);
+
+/* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
+unsigned pm_all_parts(const struct pmint *pm);
 
 /* PM record types are small numbers, and so are part numbers: a header
  * beyond these is not taken for a PM record when looking for one. */
@@ -84,5 +113,20 @@ size_t pm_peek_len(const struct pmint *pm);
  * type and part number). ctx: the pmint. */
 size_t pm_record_length(const uint8_t *p, size_t avail, bool *plausible,
                         void *ctx);
+
+/* For the SMF stage's chain search: whether bytes start with a PM record
+ * that looks like one (a length of at least pm_min_len that bytes hold, a
+ * plausible type; an interval record's part and a version, other types' a
+ * plausible part number); *length is its INTLEN. */
+bool pm_record_plausible(const struct pmint *pm, struct span bytes,
+                         size_t *length);
+
+/* Whether bytes start with a plausible PM record type and part number,
+ * whatever the length says (a PM record whose length alone was damaged). */
+bool pm_type_plausible(const struct pmint *pm, struct span bytes);
+
+/* Whether bytes start with an interval record's header: its type, a part
+ * number, the current version and two valid packed dates. */
+bool pm_interval_header_at(const struct pmint *pm, struct span bytes);
 
 #endif

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "core/ebcdic.h"
-#include "pmim/pmtime.h"
 #include "smf/smf.h"
 
 /* How far past the SMF header the first PM record may start: the product
@@ -88,31 +87,11 @@ smf_want(const uint8_t *head, size_t head_len, void *ctx)
 static bool
 chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 {
-	const struct pmint *pm = r->pm;
-	size_t n = 0;
+	size_t n = 0, len;
 
-	while (off < rec.len) {
-		struct span rest = span_sub(rec, off, rec.len - off);
-		struct pm_header h;
-		size_t len;
-		unsigned type;
-
-		if (pm_peek(pm, rest, &len, &type) != PM_OK || len < pm_min_len(r->pm) ||
-		    len > rest.len || type == 0 || type > PM_TYPE_PLAUSIBLE)
+	for (; off < rec.len; off += len, n++)
+		if (!pm_record_plausible(r->pm, span_sub(rec, off, rec.len - off), &len))
 			return false;
-		if (type == pm->interval_type) {
-			if (pm_header_read(pm, span_sub(rest, 0, len), &h) != PM_OK ||
-			    h.seq == 0 || h.seq > pm->nparts || h.version == 0)
-				return false;
-		} else {
-			uint8_t seq;
-			if (!be_u8(rest, pm->lay.fields[pm->f_seq].offset, &seq) ||
-			    seq > PM_SEQ_PLAUSIBLE)
-				return false;
-		}
-		off += len;
-		n++;
-	}
 	return n > 0;
 }
 
@@ -141,15 +120,7 @@ find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 static bool
 damaged_length_at(const struct smf_reader *r, struct span rest, size_t room)
 {
-	size_t len;
-	unsigned type;
-	uint8_t seq;
-
-	return room >= pm_min_len(r->pm) &&
-	       pm_peek(r->pm, rest, &len, &type) == PM_OK && type >= 1 &&
-	       type <= PM_TYPE_PLAUSIBLE &&
-	       be_u8(rest, r->pm->lay.fields[r->pm->f_seq].offset, &seq) &&
-	       seq <= PM_SEQ_PLAUSIBLE;
+	return room >= pm_min_len(r->pm) && pm_type_plausible(r->pm, rest);
 }
 
 /* Whether a PM record could start at off, before the chain found at
@@ -177,19 +148,7 @@ pm_record_starts(const struct smf_reader *r, struct span rec, size_t off,
 static bool
 interval_header_at(const struct smf_reader *r, struct span rec, size_t off)
 {
-	const struct pmint *pm = r->pm;
-	struct span rest = span_sub(rec, off, rec.len - off);
-	struct pm_header h;
-	size_t len;
-	unsigned type;
-	int year, yday;
-
-	return pm_peek(pm, rest, &len, &type) == PM_OK &&
-	       type == pm->interval_type && pm_header_read(pm, rest, &h) == PM_OK &&
-	       h.seq >= 1 && h.seq <= pm->nparts &&
-	       h.version == pm->current_version &&
-	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
-	       pdate_decode(h.edate, &year, &yday) == PM_OK;
+	return pm_interval_header_at(r->pm, span_sub(rec, off, rec.len - off));
 }
 
 /* Where PM records were lost before the chain found at off, or -1: where
