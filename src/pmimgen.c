@@ -93,7 +93,7 @@ struct stream {
 struct run {
 	const struct options *o;
 	struct pmint pm;
-	struct smf_layout smf;
+	struct smfhdr smf;
 	struct gen_model model;
 	struct gen_writer w;
 	struct gen_rng rng, faults;
@@ -618,9 +618,9 @@ begin_smf(struct run *r, unsigned s)
 	struct stream *st = &r->streams[s];
 	size_t ph = (size_t)rng_range(&r->rng, r->o->ph_min, r->o->ph_max);
 
-	enc_product_header(st->smf + r->smf.hdr_len, ph, r->model.sources[s].cv,
+	enc_product_header(st->smf + r->smf.std_len, ph, r->model.sources[s].cv,
 	                   ++st->records, &r->rng);
-	st->smf_len = r->smf.hdr_len + ph;
+	st->smf_len = r->smf.std_len + ph;
 	st->target = (size_t)rng_range(&r->rng, r->o->pm_min, r->o->pm_max);
 }
 
@@ -928,7 +928,8 @@ main(int argc, char **argv)
 	int rc;
 
 	if (pmint_load(&run.pm, err, sizeof err) != PM_OK ||
-	    smf_layout_load(&run.smf, err, sizeof err) != PM_OK) {
+	    smfhdr_load(&run.smf, err, sizeof err) != PM_OK ||
+	    gen_smf_check(&run.smf, err, sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -938,7 +939,7 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	(void)stamp_parse("2025-03-03 06:00", &o.start);
-	rc = parse_options(argc, argv, &o, run.smf.hdr_len + GEN_PH_CV_OFFSET);
+	rc = parse_options(argc, argv, &o, run.smf.std_len + GEN_PH_CV_OFFSET);
 	if (rc != EXIT_CLEAN)
 		return rc;
 	if (o.timezone) {

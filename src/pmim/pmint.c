@@ -2,31 +2,99 @@
  * See pmint.h. The names below are the copybook's; every offset and length
  * comes from the parsed listing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/layout_text.h"
 #include "pmim/pmint.h"
 #include "pmim/pmtime.h"
 
-static pm_status
-need_field(const struct pmint *pm, const char *name, int *index, char *err,
-           size_t errlen)
+/* #PMINTDS's convention: a comment line with "SEQ#=n" starts part n. */
+static const char *
+part_comment(const char *line, unsigned *part, void *ctx)
 {
-	*index = layout_field_index(&pm->lay, name);
-	if (*index < 0) {
-		snprintf(err, errlen, "#PMINTDS: field %s not found", name);
-		return PM_E_LAYOUT;
-	}
-	return PM_OK;
+	const char *seq = strstr(line, "SEQ#=");
+	unsigned long n;
+
+	(void)ctx;
+	if (!seq)
+		return NULL;
+	n = strtoul(seq + 5, NULL, 10);
+	if (n == 0 || n >= CB_MAX_PARTS)
+		return "part number out of range";
+	*part = (unsigned)n;
+	return NULL;
 }
 
-static pm_status
-need_equate(const struct pmint *pm, const char *name, long *value, char *err,
-            size_t errlen)
+static int
+contains(const char *hay, const char *needle)
 {
-	if (!layout_equate(&pm->lay, name, value)) {
-		snprintf(err, errlen, "#PMINTDS: EQU %s not found", name);
-		return PM_E_LAYOUT;
+	return strstr(hay, needle) != NULL;
+}
+
+/* Units from the DS type and the comment, as #PMINTDS writes them. */
+static enum cb_units
+units_of(char type, const char *desc)
+{
+	if (contains(desc, "10**-4 SEC"))
+		return CB_UNITS_TIME_E4;
+	if (contains(desc, "10**-2 SEC"))
+		return CB_UNITS_TIME_E2;
+	if (contains(desc, " TOD") || strncmp(desc, "TOD", 3) == 0)
+		return CB_UNITS_TOD;
+	if (type == 'P' && contains(desc, "DATE"))
+		return CB_UNITS_PDATE;
+	if (type == 'C')
+		return CB_UNITS_TEXT;
+	if (desc[0] == '#')
+		return CB_UNITS_COUNT;
+	return CB_UNITS_NONE;
+}
+
+/* Whether fields i+1..i+3 are the LT, LH and L# of the bucket labelled by
+ * field i; their indices into idx. */
+static bool
+bucket_triple(const struct layout *lay, size_t i, int idx[3])
+{
+	static const char suffix[3] = { 'T', 'H', '#' };
+	const struct cb_field *f = &lay->fields[i];
+	size_t n = strlen(f->name);
+
+	if (f->length != 0 || f->type != 'F' || i + 3 >= lay->nfields)
+		return false;
+	for (size_t k = 0; k < 3; k++) {
+		const struct cb_field *g = &lay->fields[i + 1 + k];
+		if (g->length != 4 || strncmp(g->name, f->name, n) != 0 ||
+		    g->name[n] != suffix[k] || g->name[n + 1] != '\0')
+			return false;
+		idx[k] = (int)(i + 1 + k);
+	}
+	return true;
+}
+
+/* The wait buckets: every DS 0F label followed by its triple. */
+static pm_status
+find_buckets(struct layout *lay, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < lay->nfields; i++) {
+		const struct cb_field *f = &lay->fields[i];
+		struct cb_bucket *b;
+		int idx[3];
+
+		if (!bucket_triple(lay, i, idx))
+			continue;
+		if (lay->nbuckets >= CB_MAX_BUCKETS) {
+			snprintf(err, errlen, "%s: more than %d wait buckets, at %s",
+			         lay->file, CB_MAX_BUCKETS, f->name);
+			return PM_E_LAYOUT;
+		}
+		b = &lay->buckets[lay->nbuckets++];
+		memcpy(b->label, f->name, sizeof b->label);
+		memcpy(b->desc, f->desc, sizeof b->desc);
+		b->part = f->part;
+		b->sum = idx[0];
+		b->high = idx[1];
+		b->count = idx[2];
 	}
 	return PM_OK;
 }
@@ -66,49 +134,69 @@ check_parts_together(const struct pmint *pm, char *err, size_t errlen)
 	for (unsigned p = 1; p <= pm->nparts; p++)
 		for (size_t i = pm->items_first[p]; i < pm->items_end[p]; i++)
 			if (pm->lay.fields[i].part != p) {
-				snprintf(err, errlen, "#PMINTDS: field %s of part %u lies "
+				snprintf(err, errlen, "%s: field %s of part %u lies "
 				         "among the fields of part %u",
-				         pm->lay.fields[i].name, pm->lay.fields[i].part, p);
+				         pm->lay.file, pm->lay.fields[i].name,
+				         pm->lay.fields[i].part, p);
 				return PM_E_LAYOUT;
 			}
 	return PM_OK;
 }
 
-pm_status
-pmint_load(struct pmint *pm, char *err, size_t errlen)
+/* The fields the reader dispatches on, and the equates it needs. */
+static pm_status
+bind_header(struct pmint *pm, long *hdrlen, long *maxlen, char *err,
+            size_t errlen)
 {
+	const struct layout *lay = &pm->lay;
+	long type, version;
 	pm_status st;
-	long type, version, hdrlen, maxlen;
 
-	memset(pm, 0, sizeof *pm);
-	st = layout_parse(pmintds_listing, &pm->lay, err, errlen);
-	if (st != PM_OK)
-		return st;
-	if ((st = need_field(pm, "INTLEN", &pm->f_len, err, errlen)) ||
-	    (st = need_field(pm, "INTRTYPE", &pm->f_type, err, errlen)) ||
-	    (st = need_field(pm, "INTSEQ#", &pm->f_seq, err, errlen)) ||
-	    (st = need_field(pm, "INTVER#", &pm->f_ver, err, errlen)) ||
-	    (st = need_field(pm, "INTSDATE", &pm->f_sdate, err, errlen)) ||
-	    (st = need_field(pm, "INTSTIME", &pm->f_stime, err, errlen)) ||
-	    (st = need_field(pm, "INTEDATE", &pm->f_edate, err, errlen)) ||
-	    (st = need_field(pm, "INTETIME", &pm->f_etime, err, errlen)) ||
-	    (st = need_equate(pm, "INT$TYPE", &type, err, errlen)) ||
-	    (st = need_equate(pm, "INT$VER", &version, err, errlen)) ||
-	    (st = need_equate(pm, "INTHDRLN", &hdrlen, err, errlen)) ||
-	    (st = need_equate(pm, "INTMXLEN", &maxlen, err, errlen)))
+	if ((st = layout_need_field(lay, "INTLEN", &pm->f_len, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTRTYPE", &pm->f_type, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTSEQ#", &pm->f_seq, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTVER#", &pm->f_ver, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTSDATE", &pm->f_sdate, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTSTIME", &pm->f_stime, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTEDATE", &pm->f_edate, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTETIME", &pm->f_etime, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INT$TYPE", &type, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INT$VER", &version, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INTHDRLN", hdrlen, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INTMXLEN", maxlen, err, errlen)))
 		return st;
 	pm->interval_type = (unsigned)type;
 	pm->current_version = (unsigned)version;
+	return PM_OK;
+}
+
+pm_status
+pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
+           size_t errlen)
+{
+	pm_status st;
+	long hdrlen, maxlen;
+
+	memset(pm, 0, sizeof *pm);
+	if ((st = layout_parse(text, file, part_comment, NULL, &pm->lay, err,
+	                       errlen)) != PM_OK)
+		return st;
+	for (size_t i = 0; i < pm->lay.nfields; i++)
+		pm->lay.fields[i].units = units_of(pm->lay.fields[i].type,
+		                                   pm->lay.fields[i].desc);
+	if ((st = find_buckets(&pm->lay, err, errlen)) != PM_OK ||
+	    (st = bind_header(pm, &hdrlen, &maxlen, err, errlen)) != PM_OK)
+		return st;
 	pm->header_len = pm->lay.part_end[0];
 	if (pm->header_len != (size_t)hdrlen) {
-		snprintf(err, errlen, "#PMINTDS: header fields end at %zu, INTHDRLN says %ld",
-		         pm->header_len, hdrlen);
+		snprintf(err, errlen, "%s: header fields end at %zu, INTHDRLN says %ld",
+		         file, pm->header_len, hdrlen);
 		return PM_E_LAYOUT;
 	}
 	pm->max_len = (size_t)maxlen;
 	pm->nparts = pm->lay.nparts - 1;
 	if (pm->nparts == 0) {
-		snprintf(err, errlen, "#PMINTDS: no parts (SEQ#=n comments) found");
+		snprintf(err, errlen, "%s: no parts (SEQ#=n comments) found", file);
 		return PM_E_LAYOUT;
 	}
 	for (unsigned p = 1; p <= pm->nparts; p++)
@@ -116,6 +204,12 @@ pmint_load(struct pmint *pm, char *err, size_t errlen)
 		                  pm->lay.part_end[p] : pm->header_len;
 	build_items(pm);
 	return check_parts_together(pm, err, errlen);
+}
+
+pm_status
+pmint_load(struct pmint *pm, char *err, size_t errlen)
+{
+	return pmint_bind(pm, pmintds_listing, PMINT_BUILTIN_FILE, err, errlen);
 }
 
 /* One field by its width: the getters for the usual widths are cheaper

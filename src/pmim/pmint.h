@@ -65,7 +65,17 @@ struct pmint {
 	size_t nbuckets[CB_MAX_PARTS];
 };
 
-/* Parse the embedded listing and resolve the fields the reader needs. */
+/* The name messages give the listing compiled in. */
+#define PMINT_BUILTIN_FILE "(built-in)/pmintds.lst"
+
+/* Parse a #PMINTDS listing read from file (copybook.h), apply its
+ * conventions (parts from SEQ#= comments, units from comments, wait
+ * buckets as label and triple) and resolve the fields the reader needs.
+ * PM_E_LAYOUT with "FILE:LINE: what" or "FILE: what" in err. */
+pm_status pmint_bind(struct pmint *pm, const char *text, const char *file,
+                     char *err, size_t errlen);
+
+/* pmint_bind on the listing compiled in. */
 pm_status pmint_load(struct pmint *pm, char *err, size_t errlen);
 
 /* Read INTLEN and INTRTYPE of the PM record at the start of rec. Returns

@@ -148,7 +148,7 @@ START_TEST(smf_header_layout)
 	struct layout lay;
 	char err[128];
 	long v;
-	ck_assert_int_eq(layout_parse(smfhdr_listing, &lay, err, sizeof err), PM_OK);
+	ck_assert_int_eq(layout_parse(smfhdr_listing, NULL, NULL, NULL, &lay, err, sizeof err), PM_OK);
 	ck_assert_uint_eq(layout_field(&lay, "SMFRTY")->offset, 5);
 	ck_assert_uint_eq(layout_field(&lay, "SMFSID")->offset, 14);
 	ck_assert_uint_eq(layout_field(&lay, "SMFSID")->length, 4);
@@ -162,14 +162,14 @@ START_TEST(bad_listings)
 {
 	static struct layout lay;
 	char err[128];
-	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", &lay, err, sizeof err),
+	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", NULL, NULL, NULL, &lay, err, sizeof err),
 	                 PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 2: cannot read DS operand 'Q9'");
-	ck_assert_int_eq(layout_parse("000000 A DS F\n000004 A DS F\n", &lay, err, sizeof err),
+	ck_assert_int_eq(layout_parse("000000 A DS F\n000004 A DS F\n", NULL, NULL, NULL, &lay, err, sizeof err),
 	                 PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 2: field defined twice 'A'");
-	ck_assert_int_eq(layout_parse("just prose\n", &lay, err, sizeof err), PM_E_LAYOUT);
-	ck_assert_int_eq(layout_parse("000000 A FOO F\n", &lay, err, sizeof err), PM_E_LAYOUT);
+	ck_assert_int_eq(layout_parse("just prose\n", NULL, NULL, NULL, &lay, err, sizeof err), PM_E_LAYOUT);
+	ck_assert_int_eq(layout_parse("000000 A FOO F\n", NULL, NULL, NULL, &lay, err, sizeof err), PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 1: unknown statement 'FOO'");
 }
 END_TEST
