@@ -55,6 +55,8 @@ struct options {
 	const char *timezone;  /* --timezone: the local clock's zone */
 	struct tzone *zone;    /* its rules; NULL: stamps are written as they are */
 	const char *smf_only; /* an option given that needs SMF framings */
+	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
+	size_t ncopybooks;
 };
 
 /* An interval whose parts are still being written. */
@@ -116,7 +118,7 @@ enum long_only {
 	OPT_STARTUP_DELAY, OPT_INTERVAL, OPT_INTERVALS, OPT_SIZE, OPT_EXTREME,
 	OPT_SMF_TYPE, OPT_PRODUCT_HEADER, OPT_PM_PER_SMF, OPT_OTHER_SMF,
 	OPT_SPARSE, OPT_NO_DUMP, OPT_OTHER_PM, OPT_DROP, OPT_DUPLICATE,
-	OPT_SHUFFLE, OPT_HELP, OPT_VERSION
+	OPT_SHUFFLE, OPT_HELP, OPT_VERSION, OPT_COPYBOOK
 };
 
 static const struct option long_options[] = {
@@ -147,6 +149,7 @@ static const struct option long_options[] = {
 	{ "duplicate-parts", required_argument, NULL, OPT_DUPLICATE },
 	{ "shuffle", optional_argument, NULL, OPT_SHUFFLE },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "copybook", required_argument, NULL, OPT_COPYBOOK },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -211,6 +214,8 @@ usage(FILE *fp, size_t cv_offset)
 	      "                             N at a time (default 8)\n"
 	      "\n"
 	      "  -v, --verbose              report what was written, and how fast\n"
+	      "      --copybook=FILE        write PM records as the DSECT listing FILE (or\n"
+	      "                             the one in folder FILE) lays them out\n"
 	      "      --help                 show this help and exit\n"
 	      "      --version              show the version and exit\n"
 	      "\n"
@@ -360,6 +365,11 @@ parse_options(int argc, char **argv, struct options *o, size_t cv_offset)
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'v': o->verbose = true; break;
+		case OPT_COPYBOOK:
+			if (o->ncopybooks == CB_MAX_COPYBOOKS)
+				return cli_usage_error(PROGNAME, "at most %d --copybook options", CB_MAX_COPYBOOKS);
+			o->copybooks[o->ncopybooks++] = optarg;
+			break;
 		case OPT_FRAMING:
 			if (!parse_framing(optarg, &o->framing))
 				rc = cli_usage_error(PROGNAME, "unknown framing '%s' (rdw, bdw, pm or rdw-pm)", optarg);
@@ -927,9 +937,16 @@ main(int argc, char **argv)
 	double t0 = seconds_now();
 	int rc;
 
-	if (pmint_load(&run.pm, err, sizeof err) != PM_OK ||
-	    smfhdr_load(&run.smf, err, sizeof err) != PM_OK ||
+	if (smfhdr_load(&run.smf, err, sizeof err) != PM_OK ||
 	    gen_smf_check(&run.smf, err, sizeof err) != PM_OK) {
+		fprintf(stderr, PROGNAME ": %s\n", err);
+		return EXIT_USAGE;
+	}
+	(void)stamp_parse("2025-03-03 06:00", &o.start);
+	rc = parse_options(argc, argv, &o, run.smf.std_len + GEN_PH_CV_OFFSET);
+	if (rc != EXIT_CLEAN)
+		return rc;
+	if (pmint_find(&run.pm, o.copybooks, o.ncopybooks, err, sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -938,10 +955,6 @@ main(int argc, char **argv)
 		        run.pm.max_len, PM_RECORD_MAX);
 		return EXIT_USAGE;
 	}
-	(void)stamp_parse("2025-03-03 06:00", &o.start);
-	rc = parse_options(argc, argv, &o, run.smf.std_len + GEN_PH_CV_OFFSET);
-	if (rc != EXIT_CLEAN)
-		return rc;
 	if (o.timezone) {
 		int64_t utc[2];
 		pm_status st;

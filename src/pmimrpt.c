@@ -49,6 +49,8 @@ struct options {
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
+	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
+	size_t ncopybooks;
 	int describe, quiet, progress;
 };
 
@@ -58,7 +60,7 @@ enum long_only {
 	OPT_DESCRIBE, OPT_HELP, OPT_VERSION, OPT_REPORT_DIR, OPT_BY, OPT_FROM,
 	OPT_TO, OPT_COMPLETE_ONLY, OPT_FORMAT, OPT_PAGE_LENGTH, OPT_ASA,
 	OPT_OUTPUT_ENCODING, OPT_RUN_TIME, OPT_MAX_GROUPS, OPT_PROGRESS,
-	OPT_MAX_INTERVAL, OPT_MAX_COVERAGE, OPT_TIMEZONE
+	OPT_MAX_INTERVAL, OPT_MAX_COVERAGE, OPT_TIMEZONE, OPT_COPYBOOK
 };
 
 static const struct option long_options[] = {
@@ -88,6 +90,7 @@ static const struct option long_options[] = {
 	{ "max-coverage", required_argument, NULL, OPT_MAX_COVERAGE },
 	{ "timezone", required_argument, NULL, OPT_TIMEZONE },
 	{ "describe", no_argument, NULL, OPT_DESCRIBE },
+	{ "copybook", required_argument, NULL, OPT_COPYBOOK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -126,6 +129,10 @@ usage(FILE *fp)
 	      "                         output; FILE is replaced only by a run that\n"
 	      "                         exits 0 or 4, and may not be an input\n"
 	      "      --describe         print the PMIM field table and exit\n"
+	      "      --copybook=FILE    read record layouts from FILE, a DSECT listing\n"
+	      "                         (or every listing in a folder), instead of\n"
+	      "                         " PKGDATADIR "/copybooks or the built-in\n"
+	      "                         copies (repeatable; the last wins)\n"
 	      "\n"
 	      "Output:\n"
 	      "      --format=FORMAT    csv (default) or text (fixed-width pages)\n"
@@ -324,6 +331,11 @@ parse_options(int argc, char **argv, struct options *o)
 				return cli_usage_error(PROGNAME, "--max-coverage must be a positive number, not '%s'", optarg);
 			break;
 		case OPT_DESCRIBE: o->describe = 1; break;
+		case OPT_COPYBOOK:
+			if (o->ncopybooks == CB_MAX_COPYBOOKS)
+				return cli_usage_error(PROGNAME, "at most %d --copybook options", CB_MAX_COPYBOOKS);
+			o->copybooks[o->ncopybooks++] = optarg;
+			break;
 		case OPT_HELP: usage(stdout); exit(EXIT_CLEAN);
 		case OPT_VERSION: puts(PROGNAME " " PACKAGE_VERSION); exit(EXIT_CLEAN);
 		default:
@@ -657,7 +669,7 @@ main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (pmint_load(&pm, err, sizeof err) != PM_OK) {
+	if (pmint_find(&pm, o.copybooks, o.ncopybooks, err, sizeof err) != PM_OK) {
 		fprintf(stderr, PROGNAME ": copybook #PMINTDS: %s\n", err);
 		rc = EXIT_USAGE;
 		goto done;

@@ -1,5 +1,7 @@
 /* copybook.c: read record layouts from DSECT listings. See copybook.h. */
 #include <ctype.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,4 +330,51 @@ cb_units_name(enum cb_units u)
 	case CB_UNITS_TEXT: return "EBCDIC";
 	}
 	return "";
+}
+
+/* Whether text declares DSECT dsect: "LOC dsect DSECT" on a line. */
+static bool
+declares(const char *text, const char *dsect)
+{
+	for (const char *p = text; *p;) {
+		char buf[LINE_MAX_LEN], *cur = buf, *w[3];
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		long loc;
+
+		snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
+		p += n + (eol != NULL);
+		w[0] = next_word(&cur);
+		w[1] = w[0] ? next_word(&cur) : NULL;
+		w[2] = w[1] ? next_word(&cur) : NULL;
+		if (w[2] && parse_hex(w[0], &loc) && strcmp(w[2], "DSECT") == 0)
+			return strcmp(w[1], dsect) == 0;
+	}
+	return false;
+}
+
+pm_status
+copybook_find(const char *dsect, const char *file_name, const char *const *paths,
+              size_t npaths, const char *builtin, struct lookup_found *out,
+              char *err, size_t errlen)
+{
+	const char *installed = PKGDATADIR "/copybooks";
+	pm_status st;
+
+	for (size_t i = npaths; i-- > 0;) {
+		struct stat sb;
+
+		if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			st = lookup_find(file_name, &paths[i], 1, NULL, CB_LISTING_MAX,
+			                 out, err, errlen);
+		else if ((st = lookup_read(paths[i], CB_LISTING_MAX, out, err, errlen)) ==
+		         PM_OK && !declares(out->text, dsect)) {
+			free(out->text);
+			out->text = NULL;
+		}
+		if (st != PM_OK || out->text)
+			return st;
+	}
+	return lookup_find(file_name, &installed, 1, builtin, CB_LISTING_MAX, out,
+	                   err, errlen);
 }

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "core/lookup.h"
 #include "core/status.h"
 
 #define CB_NAME_MAX 16
@@ -106,6 +107,23 @@ pm_status layout_need_field(const struct layout *lay, const char *name,
                             int *index, char *err, size_t errlen);
 pm_status layout_need_equate(const struct layout *lay, const char *name,
                              long *value, char *err, size_t errlen);
+
+/* The most --copybook options a program takes. */
+#define CB_MAX_COPYBOOKS 16
+
+/* The most a listing file may hold. */
+#define CB_LISTING_MAX (1u << 20)
+
+/* Where the listing of DSECT dsect is (--copybook): among paths, a later
+ * one before an earlier, the files that declare that DSECT and the folders
+ * holding file_name (e.g. "pmintds.lst"); else file_name in
+ * $(pkgdatadir)/copybooks; else builtin, the copy compiled in. A listing
+ * of another DSECT is no error: it is some other layout's. Errors as
+ * lookup_find's. */
+pm_status copybook_find(const char *dsect, const char *file_name,
+                        const char *const *paths, size_t npaths,
+                        const char *builtin, struct lookup_found *out,
+                        char *err, size_t errlen);
 
 /* A short name for units, as --describe prints it ("10**-4 s", "TOD", ...). */
 const char *cb_units_name(enum cb_units u);

@@ -212,6 +212,21 @@ pmint_load(struct pmint *pm, char *err, size_t errlen)
 	return pmint_bind(pm, pmintds_listing, PMINT_BUILTIN_FILE, err, errlen);
 }
 
+pm_status
+pmint_find(struct pmint *pm, const char *const *copybooks, size_t ncopybooks,
+           char *err, size_t errlen)
+{
+	struct lookup_found found;
+	pm_status st = copybook_find("#PMINT", "pmintds.lst", copybooks, ncopybooks,
+	                             pmintds_listing, &found, err, errlen);
+
+	if (st != PM_OK)
+		return st;
+	st = pmint_bind(pm, found.text, found.file, err, errlen);
+	free(found.text);
+	return st;
+}
+
 /* One field by its width: the getters for the usual widths are cheaper
  * than the general one, and the header is read for every PM record. Each
  * getter reads the field's own span from its start, so that the compiler

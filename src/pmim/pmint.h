@@ -78,6 +78,11 @@ pm_status pmint_bind(struct pmint *pm, const char *text, const char *file,
 /* pmint_bind on the listing compiled in. */
 pm_status pmint_load(struct pmint *pm, char *err, size_t errlen);
 
+/* pmint_bind on the #PMINT listing found among copybooks (--copybook,
+ * files or folders; copybook_find), else installed, else compiled in. */
+pm_status pmint_find(struct pmint *pm, const char *const *copybooks,
+                     size_t ncopybooks, char *err, size_t errlen);
+
 /* Read INTLEN and INTRTYPE of the PM record at the start of rec. Returns
  * PM_E_PM_LENGTH when rec is too short to hold them. */
 pm_status pm_peek(const struct pmint *pm, struct span rec, size_t *length,
