@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmim/dispatch.h"
+#include "pmim/pm_stage.h"
 #include "pipeline.h"
 
 struct pipeline {

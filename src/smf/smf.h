@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "core/diag.h"
-#include "pmim/dispatch.h"
+#include "pmim/pm_stage.h"
 #include "smf/framing.h"
 #include "pmim/pmint.h"
 #include "smf/smfhdr.h"

@@ -1,8 +1,8 @@
-/* dispatch.c: the PM stage. See dispatch.h. */
+/* pm_stage.c: the PM stage. See pm_stage.h. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pmim/dispatch.h"
+#include "pmim/pm_stage.h"
 #include "pmim/pmtime.h"
 
 static void

@@ -1,12 +1,13 @@
-/* dispatch.h: the PM stage. Takes PM records (from a PM stream, or found in
- * SMF records), counts them in the inventory, and dispatches on INTRTYPE and
- * INTSEQ#: interval parts are decoded once, checked, and handed to the
- * reassembler; other record
- * types are skipped by their length and counted. An interval record that
- * ends before it starts, or lasts longer than max_interval, is damaged.
- * Accounts each PM record's bytes as used, skipped or damaged. */
-#ifndef DISPATCH_H
-#define DISPATCH_H
+/* pm_stage.h: the PM stage. Takes PM records (from a PM stream, or found in
+ * SMF records), reads each one's header once, counts them in the
+ * inventory, and dispatches on INTRTYPE and INTSEQ#: an interval part is
+ * decoded once into a struct pm_part, handed to the reassembler and
+ * checked; other record types are skipped by their length and counted. An
+ * interval record that ends before it starts, or lasts longer than
+ * max_interval, is damaged. Accounts each PM record's bytes as used,
+ * skipped or damaged. */
+#ifndef PM_STAGE_H
+#define PM_STAGE_H
 
 #include <stdint.h>
 
