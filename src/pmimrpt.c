@@ -709,8 +709,8 @@ main(int argc, char **argv)
 			st = PM_E_NOMEM;
 	}
 	if (st == PM_OK)
-		p = pipeline_open(&o.pipe, &pm, &sources, rep ? report_interval : NULL,
-		                  rep, &diag, &st);
+		st = pipeline_open(&p, &o.pipe, &pm, &sources,
+		                   rep ? report_interval : NULL, rep, &diag);
 	if (!p) {
 		report_open_failure(&diag, st, &o, st == PM_E_CODEPAGE && def && !sink);
 		outfile_abort(&out);

@@ -39,17 +39,17 @@ struct smf_reader {
 	uint32_t last_source;
 };
 
-struct smf_reader *
-smf_open(const struct smf_opts *o, const struct pmint *pm,
-         const struct smfhdr *hdr, struct sources *src, struct diag *d,
-         pm_status *st)
+pm_status
+smf_open(struct smf_reader **out, const struct smf_opts *o,
+         const struct pmint *pm, const struct smfhdr *hdr, struct sources *src,
+         struct diag *d)
 {
 	struct smf_reader *r = calloc(1, sizeof *r);
+	pm_status st;
 
-	if (!r) {
-		*st = PM_E_NOMEM;
-		return NULL;
-	}
+	*out = NULL;
+	if (!r)
+		return PM_E_NOMEM;
 	r->o = *o;
 	r->pm = pm;
 	r->hdr = hdr;
@@ -57,11 +57,12 @@ smf_open(const struct smf_opts *o, const struct pmint *pm,
 	r->diag = d;
 	r->last_offset = -1;
 	r->dump_header_at = -1;
-	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
+	if ((st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
-		return NULL;
+		return st;
 	}
-	return r;
+	*out = r;
+	return PM_OK;
 }
 
 void

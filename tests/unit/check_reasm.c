@@ -112,7 +112,9 @@ h_open_covered(struct harness *t, size_t max_pending, uint64_t horizon, size_t c
 	h_open(t, max_pending, horizon, cap);
 	reasm_close(t->r);
 	ck_assert_int_eq(sources_init(&t->names, 16), PM_OK);
-	t->cov = o.coverage = coverage_open(&co, &t->names, &t->diag, &t->tally);
+	ck_assert_int_eq(coverage_open(&t->cov, &co, &t->names, &t->diag, &t->tally),
+	                 PM_OK);
+	o.coverage = t->cov;
 	ck_assert_ptr_nonnull(t->cov);
 	st = reasm_open(&t->r, &pm, &o, on_interval, t, &t->diag, &t->tally);
 	ck_assert_int_eq(st, PM_OK);
