@@ -68,8 +68,8 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 	p->sources = src;
 	if ((st = smfhdr_load(&p->smfhdr, NULL, 0)) != PM_OK)
 		goto fail;
-	p->records.pm_length = pm_record_length;
-	p->records.pm_peek = pm_peek_len(pm);
+	p->records.pm_length = pmint_record_length;
+	p->records.pm_peek = pmint_peek_len(pm);
 	p->records.pm_ctx = (void *)(uintptr_t)pm;
 	p->records.smf_header = smfhdr_plausible;
 	p->records.smf_ctx = &p->smfhdr;

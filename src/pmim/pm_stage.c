@@ -168,7 +168,7 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 	}
 	if (!part_times(s, &p, rec.len))
 		return;
-	p.decoded = pm_part_decode(pm, h, rec, s->figures);
+	p.decoded = pmint_part_decode(pm, h, rec, s->figures);
 	st = reasm_part(s->reasm, &p);
 	if (st == PM_E_SHORT_PART) {
 		damaged(s, st, offset, rec.len, NULL);
@@ -210,7 +210,7 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 	struct pm_header h;
 	bool full;
 
-	if (pm_header_at(s->pm, rec, &h, &full) != PM_OK) {
+	if (pmint_header_at(s->pm, rec, &h, &full) != PM_OK) {
 		damaged(s, PM_E_PM_LENGTH, offset, rec.len, "record too short for a PM header");
 		return;
 	}
@@ -221,14 +221,14 @@ size_t
 pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
                uint64_t offset)
 {
-	size_t pos = 0, min_len = pm_min_len(s->pm);
+	size_t pos = 0, min_len = pmint_min_len(s->pm);
 
 	while (pos < buf.len) {
 		struct span rest = span_sub(buf, pos, buf.len - pos);
 		struct pm_header h;
 		bool full;
 
-		if (pm_header_at(s->pm, rest, &h, &full) != PM_OK || h.length < min_len ||
+		if (pmint_header_at(s->pm, rest, &h, &full) != PM_OK || h.length < min_len ||
 		    h.length > rest.len) {
 			damaged(s, PM_E_PM_LENGTH, offset + pos, rest.len,
 			        "rest of the record skipped");

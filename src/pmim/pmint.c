@@ -262,7 +262,7 @@ field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
 }
 
 pm_status
-pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
+pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
 {
 	uint64_t len, t;
 
@@ -274,7 +274,7 @@ pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
 }
 
 pm_status
-pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
+pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
 	uint64_t len, type, seq, ver, sdate, stime, edate, etime;
 
@@ -297,17 +297,17 @@ pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 }
 
 pm_status
-pm_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
+pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
              bool *full)
 {
-	*full = pm_header_read(pm, bytes, h) == PM_OK && h->length >= pm->header_len;
+	*full = pmint_header_read(pm, bytes, h) == PM_OK && h->length >= pm->header_len;
 	if (*full)
 		return PM_OK;
-	return pm_peek(pm, bytes, &h->length, &h->type);
+	return pmint_peek(pm, bytes, &h->length, &h->type);
 }
 
 pm_status
-pm_part_decode(const struct pmint *pm, const struct pm_header *h,
+pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
                struct span rec, uint64_t *values)
 {
 	unsigned p = h->seq;
@@ -339,25 +339,25 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 }
 
 unsigned
-pm_all_parts(const struct pmint *pm)
+pmint_all_parts(const struct pmint *pm)
 {
 	return ((1u << (pm->nparts + 1)) - 1) & ~1u;
 }
 
 size_t
-pm_min_len(const struct pmint *pm)
+pmint_min_len(const struct pmint *pm)
 {
 	return pm->lay.fields[pm->f_seq].offset + 1;
 }
 
 size_t
-pm_peek_len(const struct pmint *pm)
+pmint_peek_len(const struct pmint *pm)
 {
 	return pm->lay.fields[pm->f_ver].offset + 1;
 }
 
 size_t
-pm_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
+pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 {
 	const struct pmint *pm = ctx;
 	struct span s = span_make(p, avail);
@@ -366,15 +366,15 @@ pm_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 	*plausible = false;
 	if (!field_u(pm, pm->f_len, s, &len))
 		return 0;
-	if (avail >= pm_peek_len(pm) && field_u(pm, pm->f_type, s, &type) &&
+	if (avail >= pmint_peek_len(pm) && field_u(pm, pm->f_type, s, &type) &&
 	    field_u(pm, pm->f_seq, s, &seq))
-		*plausible = len >= pm_peek_len(pm) && type >= 1 &&
+		*plausible = len >= pmint_peek_len(pm) && type >= 1 &&
 		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
 }
 
 bool
-pm_type_plausible(const struct pmint *pm, struct span bytes)
+pmint_type_plausible(const struct pmint *pm, struct span bytes)
 {
 	uint64_t type, seq;
 
@@ -384,29 +384,29 @@ pm_type_plausible(const struct pmint *pm, struct span bytes)
 }
 
 bool
-pm_record_plausible(const struct pmint *pm, struct span bytes, size_t *length)
+pmint_record_plausible(const struct pmint *pm, struct span bytes, size_t *length)
 {
 	struct pm_header h;
 	struct span rec;
 	bool full;
 
-	if (pm_header_at(pm, bytes, &h, &full) != PM_OK || h.length < pm_min_len(pm) ||
+	if (pmint_header_at(pm, bytes, &h, &full) != PM_OK || h.length < pmint_min_len(pm) ||
 	    h.length > bytes.len || h.type == 0 || h.type > PM_TYPE_PLAUSIBLE)
 		return false;
 	*length = h.length;
 	rec = span_sub(bytes, 0, h.length);
 	if (h.type != pm->interval_type)
-		return pm_type_plausible(pm, rec);
+		return pmint_type_plausible(pm, rec);
 	return full && h.seq >= 1 && h.seq <= pm->nparts && h.version != 0;
 }
 
 bool
-pm_interval_header_at(const struct pmint *pm, struct span bytes)
+pmint_interval_header_at(const struct pmint *pm, struct span bytes)
 {
 	struct pm_header h;
 	int year, yday;
 
-	return pm_header_read(pm, bytes, &h) == PM_OK &&
+	return pmint_header_read(pm, bytes, &h) == PM_OK &&
 	       h.type == pm->interval_type && h.seq >= 1 && h.seq <= pm->nparts &&
 	       h.version == pm->current_version &&
 	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&

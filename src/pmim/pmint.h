@@ -85,29 +85,29 @@ pm_status pmint_find(struct pmint *pm, const char *const *copybooks,
 
 /* Read INTLEN and INTRTYPE of the PM record at the start of rec. Returns
  * PM_E_PM_LENGTH when rec is too short to hold them. */
-pm_status pm_peek(const struct pmint *pm, struct span rec, size_t *length,
+pm_status pmint_peek(const struct pmint *pm, struct span rec, size_t *length,
                   unsigned *type);
 
 /* The header of the PM record at the start of bytes, read once: the whole
  * interval header when bytes hold it and INTLEN covers it (*full true),
  * else INTLEN and INTRTYPE only. PM_E_PM_LENGTH when bytes cannot hold
  * even those. */
-pm_status pm_header_at(const struct pmint *pm, struct span bytes,
+pm_status pmint_header_at(const struct pmint *pm, struct span bytes,
                        struct pm_header *h, bool *full);
 
 /* Read the interval header of an interval record (needs header_len bytes). */
-pm_status pm_header_read(const struct pmint *pm, struct span rec,
+pm_status pmint_header_read(const struct pmint *pm, struct span rec,
                          struct pm_header *h);
 
 /* Decode the fields of part h->seq from rec into values[field index].
  * Returns PM_E_BAD_SEQUENCE for an unknown part, PM_E_SHORT_PART when rec is
  * shorter than the part's layout (nothing decoded), PM_E_LONG_PART when it
  * is longer (known fields decoded), otherwise PM_OK. */
-pm_status pm_part_decode(const struct pmint *pm, const struct pm_header *h,
+pm_status pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
                          struct span rec, uint64_t *values);
 
 /* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
-unsigned pm_all_parts(const struct pmint *pm);
+unsigned pmint_all_parts(const struct pmint *pm);
 
 /* PM record types are small numbers, and so are part numbers: a header
  * beyond these is not taken for a PM record when looking for one. */
@@ -116,32 +116,32 @@ unsigned pm_all_parts(const struct pmint *pm);
 
 /* The shortest PM record a chain can hold: up to and including INTSEQ#,
  * the last header byte every PM record type has. */
-size_t pm_min_len(const struct pmint *pm);
+size_t pmint_min_len(const struct pmint *pm);
 
 /* Bytes of a PM record's header needed to judge whether it is one: up to
  * and including INTVER#. */
-size_t pm_peek_len(const struct pmint *pm);
+size_t pmint_peek_len(const struct pmint *pm);
 
 /* For the framer (struct fr_records): the INTLEN of the PM record at p, or
  * 0 when avail cannot hold it; *plausible when its header looks like a PM
- * record's (pm_peek_len bytes at hand, a length at least that, a plausible
+ * record's (pmint_peek_len bytes at hand, a length at least that, a plausible
  * type and part number). ctx: the pmint. */
-size_t pm_record_length(const uint8_t *p, size_t avail, bool *plausible,
+size_t pmint_record_length(const uint8_t *p, size_t avail, bool *plausible,
                         void *ctx);
 
 /* For the SMF stage's chain search: whether bytes start with a PM record
- * that looks like one (a length of at least pm_min_len that bytes hold, a
+ * that looks like one (a length of at least pmint_min_len that bytes hold, a
  * plausible type; an interval record's part and a version, other types' a
  * plausible part number); *length is its INTLEN. */
-bool pm_record_plausible(const struct pmint *pm, struct span bytes,
+bool pmint_record_plausible(const struct pmint *pm, struct span bytes,
                          size_t *length);
 
 /* Whether bytes start with a plausible PM record type and part number,
  * whatever the length says (a PM record whose length alone was damaged). */
-bool pm_type_plausible(const struct pmint *pm, struct span bytes);
+bool pmint_type_plausible(const struct pmint *pm, struct span bytes);
 
 /* Whether bytes start with an interval record's header: its type, a part
  * number, the current version and two valid packed dates. */
-bool pm_interval_header_at(const struct pmint *pm, struct span bytes);
+bool pmint_interval_header_at(const struct pmint *pm, struct span bytes);
 
 #endif

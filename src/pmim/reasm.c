@@ -364,7 +364,7 @@ reasm_open(struct reasm **out, const struct pmint *pm,
 	r->tally = t;
 	r->max_pending = o->max_pending ? o->max_pending : 1;
 	r->horizon = o->horizon;
-	r->all_parts = pm_all_parts(pm);
+	r->all_parts = pmint_all_parts(pm);
 	r->nslots = r->max_pending + 1;
 	nindex = index_size(r->nslots);
 	r->index_mask = nindex - 1;

@@ -613,7 +613,7 @@ report_open(const struct rpt_def *def, const struct pmint *pm,
 	r->o = *o;
 	r->sink = sink;
 	r->diag = d;
-	r->all_parts = pm_all_parts(pm);
+	r->all_parts = pmint_all_parts(pm);
 	r->keyed = def->rows != ROWS_INTERVAL;
 	r->stream = def->rows == ROWS_INTERVAL || o->by == BY_INTERVAL;
 	r->nrows = def->rows == ROWS_BUCKET ? r->lay->nbuckets : 1;

@@ -91,7 +91,7 @@ chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 	size_t n = 0, len;
 
 	for (; off < rec.len; off += len, n++)
-		if (!pm_record_plausible(r->pm, span_sub(rec, off, rec.len - off), &len))
+		if (!pmint_record_plausible(r->pm, span_sub(rec, off, rec.len - off), &len))
 			return false;
 	return n > 0;
 }
@@ -121,7 +121,7 @@ find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 static bool
 damaged_length_at(const struct smf_reader *r, struct span rest, size_t room)
 {
-	return room >= pm_min_len(r->pm) && pm_type_plausible(r->pm, rest);
+	return room >= pmint_min_len(r->pm) && pmint_type_plausible(r->pm, rest);
 }
 
 /* Whether a PM record could start at off, before the chain found at
@@ -138,8 +138,8 @@ pm_record_starts(const struct smf_reader *r, struct span rec, size_t off,
 	size_t len;
 	unsigned type;
 
-	return (pm_peek(r->pm, rest, &len, &type) == PM_OK &&
-	        len >= pm_min_len(r->pm) && len <= rest.len) ||
+	return (pmint_peek(r->pm, rest, &len, &type) == PM_OK &&
+	        len >= pmint_min_len(r->pm) && len <= rest.len) ||
 	       damaged_length_at(r, rest, chain_at - off);
 }
 
@@ -149,7 +149,7 @@ pm_record_starts(const struct smf_reader *r, struct span rec, size_t off,
 static bool
 interval_header_at(const struct smf_reader *r, struct span rec, size_t off)
 {
-	return pm_interval_header_at(r->pm, span_sub(rec, off, rec.len - off));
+	return pmint_interval_header_at(r->pm, span_sub(rec, off, rec.len - off));
 }
 
 /* Where PM records were lost before the chain found at off, or -1: where

@@ -189,13 +189,13 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 		put_field(buf, "INTSYTI", 0x0123456700000000ULL + mark);
 		put_field(buf, "INTENTI", mark + 6);
 	}
-	ck_assert_int_eq(pm_header_read(&pm, rec, &h), PM_OK);
+	ck_assert_int_eq(pmint_header_read(&pm, rec, &h), PM_OK);
 	ck_assert_int_eq(pm_stamp(h.sdate, h.stime, 10000, &start), PM_OK);
 	ck_assert_int_eq(pm_stamp(h.edate, h.etime, 10000, &end), PM_OK);
 	/* decoded as the PM stage does, then handed on */
 	p = (struct pm_part){ source, h.sdate, h.stime, h.edate, h.etime, start, end,
 	                      h.seq, PM_OK, figures, t->next_offset };
-	p.decoded = pm_part_decode(&pm, &h, rec, figures);
+	p.decoded = pmint_part_decode(&pm, &h, rec, figures);
 	st = reasm_part(t->r, &p);
 	t->next_offset += REC_STRIDE;
 	return st;
@@ -247,7 +247,7 @@ START_TEST(test_all_parts)
 	struct harness t;
 
 	h_open(&t, 4, 0, 1);
-	ck_assert_uint_eq(pm_all_parts(&pm), 0x0E);
+	ck_assert_uint_eq(pmint_all_parts(&pm), 0x0E);
 	h_close(&t);
 }
 END_TEST
