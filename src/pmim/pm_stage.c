@@ -55,12 +55,14 @@ check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
 	bool said = false;
 
 	for (size_t i = 0, n = pm->nbuckets[part]; i < n; i++) {
-		const struct cb_bucket *b = &pm->lay.buckets[pm->buckets[part][i]];
-		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
+		const struct pm_bucket_fields *bf = &pm->buckets[part][i];
+		uint64_t sum = v[bf->sum], high = v[bf->high], count = v[bf->count];
+		const struct cb_bucket *b;
 
 		if (!maybe_implausible(sum, high, count))
 			continue;
 		said = true;
+		b = &pm->lay.buckets[bf->bucket];
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",

@@ -121,8 +121,12 @@ build_items(struct pmint *pm)
 		it->width = (uint8_t)f->length;
 	}
 	for (size_t i = 0; i < pm->lay.nbuckets; i++) {
-		unsigned p = pm->lay.buckets[i].part;
-		pm->buckets[p][pm->nbuckets[p]++] = (uint8_t)i;
+		const struct cb_bucket *b = &pm->lay.buckets[i];
+		struct pm_bucket_fields *bf = &pm->buckets[b->part][pm->nbuckets[b->part]++];
+		bf->sum = (uint16_t)b->sum;
+		bf->high = (uint16_t)b->high;
+		bf->count = (uint16_t)b->count;
+		bf->bucket = (uint8_t)i;
 	}
 }
 
@@ -140,6 +144,29 @@ check_parts_together(const struct pmint *pm, char *err, size_t errlen)
 				         pm->lay.fields[i].part, p);
 				return PM_E_LAYOUT;
 			}
+	return PM_OK;
+}
+
+/* The header fields' places, in one small table: they are read for every
+ * record, and the layout's fields lie far apart. */
+static pm_status
+bind_head(struct pmint *pm, char *err, size_t errlen)
+{
+	const int index[PM_HEAD_FIELDS] = { pm->f_len, pm->f_type, pm->f_seq,
+	                                    pm->f_ver, pm->f_sdate, pm->f_stime,
+	                                    pm->f_edate, pm->f_etime };
+
+	for (size_t i = 0; i < PM_HEAD_FIELDS; i++) {
+		const struct cb_field *f = &pm->lay.fields[index[i]];
+		if (f->length == 0 || f->length > 8 || f->offset + f->length > UINT16_MAX) {
+			snprintf(err, errlen, "%s: header field %s is not a number of 1 to "
+			         "8 bytes", pm->lay.file, f->name);
+			return PM_E_LAYOUT;
+		}
+		pm->head[i].field = (uint16_t)index[i];
+		pm->head[i].offset = (uint16_t)f->offset;
+		pm->head[i].width = (uint8_t)f->length;
+	}
 	return PM_OK;
 }
 
@@ -167,7 +194,7 @@ bind_header(struct pmint *pm, long *hdrlen, long *maxlen, char *err,
 		return st;
 	pm->interval_type = (unsigned)type;
 	pm->current_version = (unsigned)version;
-	return PM_OK;
+	return bind_head(pm, err, errlen);
 }
 
 pm_status
@@ -232,11 +259,12 @@ pmint_find(struct pmint *pm, const char *const *copybooks, size_t ncopybooks,
  * getter reads the field's own span from its start, so that the compiler
  * can see its bytes as one big-endian word. */
 static inline bool
-field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
+field_u(const struct pmint *pm, enum pm_head_field which, struct span rec,
+        uint64_t *v)
 {
-	const struct cb_field *f = &pm->lay.fields[index];
+	const struct pm_item *it = &pm->head[which];
 	/* the field's bytes, or none when rec is too short for them */
-	struct span fs = span_sub(rec, f->offset, f->length);
+	struct span fs = span_sub(rec, it->offset, it->width);
 	uint8_t b;
 	uint16_t h;
 	uint32_t w;
@@ -266,7 +294,7 @@ pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *ty
 {
 	uint64_t len, t;
 
-	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &t))
+	if (!field_u(pm, PM_HEAD_LEN, rec, &len) || !field_u(pm, PM_HEAD_TYPE, rec, &t))
 		return PM_E_PM_LENGTH;
 	*length = (size_t)len;
 	*type = (unsigned)t;
@@ -278,12 +306,12 @@ pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
 	uint64_t len, type, seq, ver, sdate, stime, edate, etime;
 
-	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &type) ||
-	    !field_u(pm, pm->f_seq, rec, &seq) || !field_u(pm, pm->f_ver, rec, &ver) ||
-	    !field_u(pm, pm->f_sdate, rec, &sdate) ||
-	    !field_u(pm, pm->f_stime, rec, &stime) ||
-	    !field_u(pm, pm->f_edate, rec, &edate) ||
-	    !field_u(pm, pm->f_etime, rec, &etime))
+	if (!field_u(pm, PM_HEAD_LEN, rec, &len) || !field_u(pm, PM_HEAD_TYPE, rec, &type) ||
+	    !field_u(pm, PM_HEAD_SEQ, rec, &seq) || !field_u(pm, PM_HEAD_VER, rec, &ver) ||
+	    !field_u(pm, PM_HEAD_SDATE, rec, &sdate) ||
+	    !field_u(pm, PM_HEAD_STIME, rec, &stime) ||
+	    !field_u(pm, PM_HEAD_EDATE, rec, &edate) ||
+	    !field_u(pm, PM_HEAD_ETIME, rec, &etime))
 		return PM_E_SHORT_PART;
 	h->length = (size_t)len;
 	h->type = (unsigned)type;
@@ -347,13 +375,13 @@ pmint_all_parts(const struct pmint *pm)
 size_t
 pmint_min_len(const struct pmint *pm)
 {
-	return pm->lay.fields[pm->f_seq].offset + 1;
+	return (size_t)pm->head[PM_HEAD_SEQ].offset + 1;
 }
 
 size_t
 pmint_peek_len(const struct pmint *pm)
 {
-	return pm->lay.fields[pm->f_ver].offset + 1;
+	return (size_t)pm->head[PM_HEAD_VER].offset + 1;
 }
 
 size_t
@@ -364,10 +392,10 @@ pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 	uint64_t len, type, seq;
 
 	*plausible = false;
-	if (!field_u(pm, pm->f_len, s, &len))
+	if (!field_u(pm, PM_HEAD_LEN, s, &len))
 		return 0;
-	if (avail >= pmint_peek_len(pm) && field_u(pm, pm->f_type, s, &type) &&
-	    field_u(pm, pm->f_seq, s, &seq))
+	if (avail >= pmint_peek_len(pm) && field_u(pm, PM_HEAD_TYPE, s, &type) &&
+	    field_u(pm, PM_HEAD_SEQ, s, &seq))
 		*plausible = len >= pmint_peek_len(pm) && type >= 1 &&
 		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
@@ -378,8 +406,8 @@ pmint_type_plausible(const struct pmint *pm, struct span bytes)
 {
 	uint64_t type, seq;
 
-	return field_u(pm, pm->f_type, bytes, &type) && type >= 1 &&
-	       type <= PM_TYPE_PLAUSIBLE && field_u(pm, pm->f_seq, bytes, &seq) &&
+	return field_u(pm, PM_HEAD_TYPE, bytes, &type) && type >= 1 &&
+	       type <= PM_TYPE_PLAUSIBLE && field_u(pm, PM_HEAD_SEQ, bytes, &seq) &&
 	       seq <= PM_SEQ_PLAUSIBLE;
 }
 
@@ -388,26 +416,34 @@ pmint_record_plausible(const struct pmint *pm, struct span bytes, size_t *length
 {
 	struct pm_header h;
 	struct span rec;
-	bool full;
+	size_t len;
+	unsigned type;
 
-	if (pmint_header_at(pm, bytes, &h, &full) != PM_OK || h.length < pmint_min_len(pm) ||
-	    h.length > bytes.len || h.type == 0 || h.type > PM_TYPE_PLAUSIBLE)
+	/* length and type first: the chain search tries many offsets, and
+	 * most fail on these */
+	if (pmint_peek(pm, bytes, &len, &type) != PM_OK || len < pmint_min_len(pm) ||
+	    len > bytes.len || type == 0 || type > PM_TYPE_PLAUSIBLE)
 		return false;
-	*length = h.length;
-	rec = span_sub(bytes, 0, h.length);
-	if (h.type != pm->interval_type)
+	*length = len;
+	rec = span_sub(bytes, 0, len);
+	if (type != pm->interval_type)
 		return pmint_type_plausible(pm, rec);
-	return full && h.seq >= 1 && h.seq <= pm->nparts && h.version != 0;
+	return pmint_header_read(pm, rec, &h) == PM_OK && h.seq >= 1 &&
+	       h.seq <= pm->nparts && h.version != 0;
 }
 
 bool
 pmint_interval_header_at(const struct pmint *pm, struct span bytes)
 {
 	struct pm_header h;
+	size_t len;
+	unsigned type;
 	int year, yday;
 
-	return pmint_header_read(pm, bytes, &h) == PM_OK &&
-	       h.type == pm->interval_type && h.seq >= 1 && h.seq <= pm->nparts &&
+	/* the type first: this is asked at every offset of a product header */
+	return pmint_peek(pm, bytes, &len, &type) == PM_OK &&
+	       type == pm->interval_type && pmint_header_read(pm, bytes, &h) == PM_OK &&
+	       h.seq >= 1 && h.seq <= pm->nparts &&
 	       h.version == pm->current_version &&
 	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
 	       pdate_decode(h.edate, &year, &yday) == PM_OK;

@@ -43,10 +43,25 @@ struct pm_item {
 	uint8_t width;
 };
 
+/* The header fields, in pmint.head. */
+enum pm_head_field {
+	PM_HEAD_LEN, PM_HEAD_TYPE, PM_HEAD_SEQ, PM_HEAD_VER, PM_HEAD_SDATE,
+	PM_HEAD_STIME, PM_HEAD_EDATE, PM_HEAD_ETIME, PM_HEAD_FIELDS
+};
+
+/* A wait bucket's three fields (layout indices) and the bucket itself
+ * (an index into layout.buckets). */
+struct pm_bucket_fields {
+	uint16_t sum, high, count;
+	uint8_t bucket;
+};
+
 struct pmint {
 	struct layout lay;
-	/* the header fields the reader dispatches on */
+	/* the header fields the reader dispatches on, as layout indices and,
+	 * read for every record, as places in one small table */
 	int f_len, f_type, f_seq, f_ver, f_sdate, f_stime, f_edate, f_etime;
+	struct pm_item head[PM_HEAD_FIELDS];
 	unsigned interval_type;   /* INT$TYPE */
 	unsigned current_version; /* INT$VER */
 	size_t header_len;        /* extent of the common header (INTHDRLN) */
@@ -59,9 +74,10 @@ struct pmint {
 	 * copied of a decoded part, in one block (no field of another part
 	 * lies between) */
 	size_t items_first[CB_MAX_PARTS], items_end[CB_MAX_PARTS];
-	/* the wait buckets of each part, as indices into lay.buckets, for the
-	 * per-record plausibility checks */
-	uint8_t buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
+	/* the wait buckets of each part, for the per-record plausibility
+	 * checks: their fields packed together, as the layout's buckets lie
+	 * far apart */
+	struct pm_bucket_fields buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
 	size_t nbuckets[CB_MAX_PARTS];
 };
 

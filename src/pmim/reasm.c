@@ -262,6 +262,20 @@ copy_figures(const struct reasm *r, struct interval *iv, const struct pm_part *p
 	memcpy(iv->v + first, p->v + first, (end - first) * sizeof iv->v[0]);
 }
 
+/* Fields of parts that never come must read as 0, whatever the slot held
+ * before. Only parts' figures are ever written into a slot, so only the
+ * other parts' blocks need clearing; the rest stays as calloc left it. */
+static void
+clear_other_parts(const struct reasm *r, struct interval *iv, unsigned seq)
+{
+	const struct pmint *pm = r->pm;
+
+	for (unsigned q = 1; q <= pm->nparts; q++)
+		if (q != seq)
+			memset(iv->v + pm->items_first[q], 0,
+			       (pm->items_end[q] - pm->items_first[q]) * sizeof iv->v[0]);
+}
+
 static pm_status
 add_part(struct reasm *r, struct slot *s, const struct pm_part *p)
 {
@@ -288,9 +302,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket,
 
 	if (!decoded(p))
 		return p->decoded;
-	/* Fields of parts that never come must read as 0, whatever the slot
-	 * held before. */
-	memset(iv->v, 0, r->pm->lay.nfields * sizeof iv->v[0]);
+	clear_other_parts(r, iv, p->seq);
 	copy_figures(r, iv, p);
 	iv->source = p->source;
 	iv->sdate = p->sdate;
