@@ -99,35 +99,71 @@ find_buckets(struct layout *lay, char *err, size_t errlen)
 	return PM_OK;
 }
 
-/* The fields decoded for each part: every named binary field of the part
+/* Whether field f is decoded for its part: a named binary field of a part
  * with a width a getter can read. The common header is read separately. */
-static void
-build_items(struct pmint *pm)
+static bool
+is_item(const struct cb_field *f)
 {
-	for (size_t i = 0; i < pm->lay.nfields; i++) {
-		const struct cb_field *f = &pm->lay.fields[i];
+	return f->part != 0 && f->length != 0 && f->length <= 8 &&
+	       (f->type == 'F' || f->type == 'H' || f->type == 'D' || f->type == 'X');
+}
+
+/* Each part's items and buckets, in tables sized from the layout: counted
+ * first, then one allocation each, shared out among the parts. */
+static pm_status
+build_items(struct pmint *pm, char *err, size_t errlen)
+{
+	const struct layout *lay = &pm->lay;
+	size_t nitems = 0, at[CB_MAX_PARTS] = { 0 }, bat[CB_MAX_PARTS] = { 0 };
+
+	for (size_t i = 0; i < lay->nfields; i++)
+		if (is_item(&lay->fields[i])) {
+			if (lay->fields[i].offset + lay->fields[i].length > UINT16_MAX) {
+				snprintf(err, errlen, "%s: field %s lies past a PM record's "
+				         "longest", lay->file, lay->fields[i].name);
+				return PM_E_LAYOUT;
+			}
+			pm->nitems[lay->fields[i].part]++;
+			nitems++;
+		}
+	for (size_t i = 0; i < lay->nbuckets; i++)
+		pm->nbuckets[lay->buckets[i].part]++;
+	pm->item_store = calloc(nitems ? nitems : 1, sizeof *pm->item_store);
+	pm->bucket_store = calloc(lay->nbuckets ? lay->nbuckets : 1,
+	                          sizeof *pm->bucket_store);
+	if (!pm->item_store || !pm->bucket_store) {
+		snprintf(err, errlen, "%s: no memory for its tables", lay->file);
+		return PM_E_NOMEM;
+	}
+	for (unsigned p = 0, n = 0, nb = 0; p < CB_MAX_PARTS; p++) {
+		pm->items[p] = pm->item_store + n;
+		pm->buckets[p] = pm->bucket_store + nb;
+		n += (unsigned)pm->nitems[p];
+		nb += (unsigned)pm->nbuckets[p];
+	}
+	for (size_t i = 0; i < lay->nfields; i++) {
+		const struct cb_field *f = &lay->fields[i];
 		struct pm_item *it;
 
-		if (f->part == 0 || f->length == 0 || f->length > 8 ||
-		    (f->type != 'F' && f->type != 'H' && f->type != 'D' &&
-		     f->type != 'X'))
+		if (!is_item(f))
 			continue;
-		if (pm->nitems[f->part] == 0)
+		if (at[f->part] == 0)
 			pm->items_first[f->part] = i;
 		pm->items_end[f->part] = i + 1;
-		it = &pm->items[f->part][pm->nitems[f->part]++];
+		it = &pm->items[f->part][at[f->part]++];
 		it->field = (uint16_t)i;
 		it->offset = (uint16_t)f->offset;
 		it->width = (uint8_t)f->length;
 	}
-	for (size_t i = 0; i < pm->lay.nbuckets; i++) {
-		const struct cb_bucket *b = &pm->lay.buckets[i];
-		struct pm_bucket_fields *bf = &pm->buckets[b->part][pm->nbuckets[b->part]++];
+	for (size_t i = 0; i < lay->nbuckets; i++) {
+		const struct cb_bucket *b = &lay->buckets[i];
+		struct pm_bucket_fields *bf = &pm->buckets[b->part][bat[b->part]++];
 		bf->sum = (uint16_t)b->sum;
 		bf->high = (uint16_t)b->high;
 		bf->count = (uint16_t)b->count;
 		bf->bucket = (uint8_t)i;
 	}
+	return PM_OK;
 }
 
 /* A part's figures are copied as one block (items_first): no field of
@@ -229,8 +265,24 @@ pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
 	for (unsigned p = 1; p <= pm->nparts; p++)
 		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
 		                  pm->lay.part_end[p] : pm->header_len;
-	build_items(pm);
-	return check_parts_together(pm, err, errlen);
+	if ((st = build_items(pm, err, errlen)) != PM_OK ||
+	    (st = check_parts_together(pm, err, errlen)) != PM_OK)
+		pmint_free(pm);
+	return st;
+}
+
+void
+pmint_free(struct pmint *pm)
+{
+	free(pm->item_store);
+	free(pm->bucket_store);
+	pm->item_store = NULL;
+	pm->bucket_store = NULL;
+	for (unsigned p = 0; p < CB_MAX_PARTS; p++) {
+		pm->items[p] = NULL;
+		pm->buckets[p] = NULL;
+		pm->nitems[p] = pm->nbuckets[p] = 0;
+	}
 }
 
 pm_status

@@ -68,7 +68,8 @@ struct pmint {
 	size_t max_len;           /* largest part, rounded up to 8 (INTMXLEN) */
 	unsigned nparts;          /* parts numbered 1..nparts */
 	size_t part_len[CB_MAX_PARTS];
-	struct pm_item items[CB_MAX_PARTS][CB_MAX_FIELDS];
+	struct pm_item *items[CB_MAX_PARTS]; /* sized from the layout, in one
+	                                       allocation (item_store) */
 	size_t nitems[CB_MAX_PARTS];
 	/* the layout indices [first, end) of each part's items: what is
 	 * copied of a decoded part, in one block (no field of another part
@@ -77,8 +78,10 @@ struct pmint {
 	/* the wait buckets of each part, for the per-record plausibility
 	 * checks: their fields packed together, as the layout's buckets lie
 	 * far apart */
-	struct pm_bucket_fields buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
+	struct pm_bucket_fields *buckets[CB_MAX_PARTS];
 	size_t nbuckets[CB_MAX_PARTS];
+	struct pm_item *item_store;
+	struct pm_bucket_fields *bucket_store;
 };
 
 /* The name messages give the listing compiled in. */
@@ -90,6 +93,11 @@ struct pmint {
  * PM_E_LAYOUT with "FILE:LINE: what" or "FILE: what" in err. */
 pm_status pmint_bind(struct pmint *pm, const char *text, const char *file,
                      char *err, size_t errlen);
+
+/* What a binding allocated (its tables, sized from the layout); pm may be
+ * bound again after. pmint_bind frees nothing: bind a zeroed pmint, or one
+ * freed. */
+void pmint_free(struct pmint *pm);
 
 /* pmint_bind on the listing compiled in. */
 pm_status pmint_load(struct pmint *pm, char *err, size_t errlen);

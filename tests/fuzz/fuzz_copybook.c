@@ -32,7 +32,7 @@ check_bound(const struct pmint *p)
 			abort();
 	}
 	for (unsigned part = 1; part <= p->nparts; part++) {
-		if (p->nitems[part] > CB_MAX_FIELDS ||
+		if (p->nitems[part] > lay->nfields ||
 		    p->items_end[part] > lay->nfields ||
 		    (p->nitems[part] && p->items_first[part] >= p->items_end[part]))
 			abort();
@@ -62,5 +62,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_bound(&pm);
+	pmint_free(&pm);
 	return 0;
 }

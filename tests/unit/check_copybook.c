@@ -192,6 +192,7 @@ START_TEST(conventions_are_the_binding_s)
 	                 PM_OK);
 	ck_assert_uint_eq(bound.nparts, 3);
 	ck_assert_int_eq(layout_field(&bound.lay, "INTDBIRT")->units, CB_UNITS_TIME_E4);
+	pmint_free(&bound);
 	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", "x.lst", NULL,
 	                              NULL, &lay, err, sizeof err), PM_E_LAYOUT);
 	ck_assert_str_eq(err, "x.lst:2: cannot read DS operand 'Q9'");
