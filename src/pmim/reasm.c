@@ -186,6 +186,21 @@ report_incomplete(struct reasm *r, const struct slot *s)
 	r->diag->file = current;
 }
 
+/* Fields of parts that never came must read as 0, whatever the slot held
+ * before; cleared when the interval goes out, so that a whole interval,
+ * nearly every one, costs no clearing. Only parts' figures are ever
+ * written into a slot: the rest stays as calloc left it. */
+static void
+clear_missing_parts(const struct reasm *r, struct interval *iv)
+{
+	const struct pmint *pm = r->pm;
+
+	for (unsigned q = 1; q <= pm->nparts; q++)
+		if (!(iv->parts & 1u << q))
+			memset(iv->v + pm->items_first[q], 0,
+			       (pm->items_end[q] - pm->items_first[q]) * sizeof iv->v[0]);
+}
+
 /* The head goes out, unless its time is covered already: then the
  * coverage has counted and said it, and no report sees it. */
 static void
@@ -193,6 +208,9 @@ emit_head(struct reasm *r)
 {
 	struct slot *s = &r->slots[r->head];
 	bool complete = s->iv.parts == r->all_parts;
+
+	if (!complete)
+		clear_missing_parts(r, &s->iv);
 
 	if (s->indexed)
 		index_remove(r, (uint32_t)r->head, s->hash);
@@ -262,20 +280,6 @@ copy_figures(const struct reasm *r, struct interval *iv, const struct pm_part *p
 	memcpy(iv->v + first, p->v + first, (end - first) * sizeof iv->v[0]);
 }
 
-/* Fields of parts that never come must read as 0, whatever the slot held
- * before. Only parts' figures are ever written into a slot, so only the
- * other parts' blocks need clearing; the rest stays as calloc left it. */
-static void
-clear_other_parts(const struct reasm *r, struct interval *iv, unsigned seq)
-{
-	const struct pmint *pm = r->pm;
-
-	for (unsigned q = 1; q <= pm->nparts; q++)
-		if (q != seq)
-			memset(iv->v + pm->items_first[q], 0,
-			       (pm->items_end[q] - pm->items_first[q]) * sizeof iv->v[0]);
-}
-
 static pm_status
 add_part(struct reasm *r, struct slot *s, const struct pm_part *p)
 {
@@ -302,7 +306,6 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket,
 
 	if (!decoded(p))
 		return p->decoded;
-	clear_other_parts(r, iv, p->seq);
 	copy_figures(r, iv, p);
 	iv->source = p->source;
 	iv->sdate = p->sdate;
