@@ -378,7 +378,7 @@ pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 
 pm_status
 pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
-             bool *full)
+                bool *full)
 {
 	*full = pmint_header_read(pm, bytes, h) == PM_OK && h->length >= pm->header_len;
 	if (*full)
@@ -388,7 +388,7 @@ pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
 
 pm_status
 pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
-               struct span rec, uint64_t *values)
+                  struct span rec, uint64_t *values)
 {
 	unsigned p = h->seq;
 

@@ -110,25 +110,25 @@ pm_status pmint_find(struct pmint *pm, const char *const *copybooks,
 /* Read INTLEN and INTRTYPE of the PM record at the start of rec. Returns
  * PM_E_PM_LENGTH when rec is too short to hold them. */
 pm_status pmint_peek(const struct pmint *pm, struct span rec, size_t *length,
-                  unsigned *type);
+                     unsigned *type);
 
 /* The header of the PM record at the start of bytes, read once: the whole
  * interval header when bytes hold it and INTLEN covers it (*full true),
  * else INTLEN and INTRTYPE only. PM_E_PM_LENGTH when bytes cannot hold
  * even those. */
 pm_status pmint_header_at(const struct pmint *pm, struct span bytes,
-                       struct pm_header *h, bool *full);
+                          struct pm_header *h, bool *full);
 
 /* Read the interval header of an interval record (needs header_len bytes). */
 pm_status pmint_header_read(const struct pmint *pm, struct span rec,
-                         struct pm_header *h);
+                            struct pm_header *h);
 
 /* Decode the fields of part h->seq from rec into values[field index].
  * Returns PM_E_BAD_SEQUENCE for an unknown part, PM_E_SHORT_PART when rec is
  * shorter than the part's layout (nothing decoded), PM_E_LONG_PART when it
  * is longer (known fields decoded), otherwise PM_OK. */
 pm_status pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
-                         struct span rec, uint64_t *values);
+                            struct span rec, uint64_t *values);
 
 /* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
 unsigned pmint_all_parts(const struct pmint *pm);
@@ -151,14 +151,14 @@ size_t pmint_peek_len(const struct pmint *pm);
  * record's (pmint_peek_len bytes at hand, a length at least that, a plausible
  * type and part number). ctx: the pmint. */
 size_t pmint_record_length(const uint8_t *p, size_t avail, bool *plausible,
-                        void *ctx);
+                           void *ctx);
 
 /* For the SMF stage's chain search: whether bytes start with a PM record
  * that looks like one (a length of at least pmint_min_len that bytes hold, a
  * plausible type; an interval record's part and a version, other types' a
  * plausible part number); *length is its INTLEN. */
 bool pmint_record_plausible(const struct pmint *pm, struct span bytes,
-                         size_t *length);
+                            size_t *length);
 
 /* Whether bytes start with a plausible PM record type and part number,
  * whatever the length says (a PM record whose length alone was damaged). */
