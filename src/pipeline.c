@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmim/dispatch.h"
+#include "pmim/pm_stage.h"
 #include "pipeline.h"
 
 struct pipeline {
@@ -50,45 +50,43 @@ drop_interval(const struct interval *iv, void *ctx)
 	(void)ctx;
 }
 
-struct pipeline *
-pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
-              struct sources *src, interval_fn emit, void *ctx, struct diag *d,
-              pm_status *st)
+pm_status
+pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
+              const struct pmint *pm, struct sources *src, interval_fn emit,
+              void *ctx, struct diag *d)
 {
 	struct pipeline *p = calloc(1, sizeof *p);
 	struct reasm_opts ro = { o->max_pending, o->max_pending * 4, NULL, o->zone };
 	struct coverage_opts co = { o->max_coverage, o->zone };
+	pm_status st;
 
-	if (!p) {
-		*st = PM_E_NOMEM;
-		return NULL;
-	}
+	*out = NULL;
+	if (!p)
+		return PM_E_NOMEM;
 	p->o = *o;
 	p->diag = d;
 	p->sources = src;
-	if ((*st = smfhdr_load(&p->smfhdr, NULL, 0)) != PM_OK)
+	if ((st = smfhdr_load(&p->smfhdr, NULL, 0)) != PM_OK)
 		goto fail;
-	p->records.pm_length = pm_record_length;
-	p->records.pm_peek = pm_peek_len(pm);
+	p->records.pm_length = pmint_record_length;
+	p->records.pm_peek = pmint_peek_len(pm);
 	p->records.pm_ctx = (void *)(uintptr_t)pm;
 	p->records.smf_header = smfhdr_plausible;
 	p->records.smf_ctx = &p->smfhdr;
 	if (!emit)
 		emit = drop_interval;
-	if (!(p->smf = smf_open(&o->smf, pm, &p->smfhdr, src, d, st)))
+	if ((st = smf_open(&p->smf, &o->smf, pm, &p->smfhdr, src, d)) != PM_OK ||
+	    (st = coverage_open(&p->coverage, &co, src, d, &p->total)) != PM_OK)
 		goto fail;
-	if (!(ro.coverage = p->coverage = coverage_open(&co, src, d, &p->total))) {
-		*st = PM_E_NOMEM;
-		goto fail;
-	}
-	if (!(p->reasm = reasm_open(pm, &ro, emit, ctx, d, &p->total, st)))
+	ro.coverage = p->coverage;
+	if ((st = reasm_open(&p->reasm, pm, &ro, emit, ctx, d, &p->total)) != PM_OK)
 		goto fail;
 	if (o->zone) {
 		p->stage.zone = o->zone;
 		p->stage.nsources = o->max_sources;
 		if (!(p->stage.last_start = p->last_start =
 		      calloc(o->max_sources, sizeof *p->last_start))) {
-			*st = PM_E_NOMEM;
+			st = PM_E_NOMEM;
 			goto fail;
 		}
 	}
@@ -97,11 +95,13 @@ pipeline_open(const struct pipeline_opts *o, const struct pmint *pm,
 	p->stage.diag = d;
 	p->stage.tally = &p->total;
 	p->stage.max_interval = o->max_interval;
-	*st = PM_OK;
-	return p;
+	if ((st = pm_stage_init(&p->stage)) != PM_OK)
+		goto fail;
+	*out = p;
+	return PM_OK;
 fail:
 	pipeline_close(p);
-	return NULL;
+	return st;
 }
 
 /* The framer asks this before joining a spanned record: SMF content keeps
@@ -219,6 +219,7 @@ pipeline_close(struct pipeline *p)
 {
 	if (!p)
 		return;
+	pm_stage_release(&p->stage);
 	reasm_close(p->reasm);
 	coverage_close(p->coverage);
 	free(p->last_start);

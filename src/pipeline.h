@@ -38,12 +38,12 @@ void pipeline_defaults(struct pipeline_opts *o);
 
 struct pipeline;
 
-/* src holds the source names (the caller's, so that reports can name the
+/* Open the reading stages into *out; why not otherwise (*out NULL). src
+ * holds the source names (the caller's, so that reports can name the
  * sources of the intervals they are handed); max_sources sizes it. */
-struct pipeline *pipeline_open(const struct pipeline_opts *o,
-                               const struct pmint *pm, struct sources *src,
-                               interval_fn emit, void *ctx, struct diag *d,
-                               pm_status *st);
+pm_status pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
+                        const struct pmint *pm, struct sources *src,
+                        interval_fn emit, void *ctx, struct diag *d);
 
 /* Read one input to its end. Returns 0, or -1 when it could not be opened
  * or read to its end (already reported). Checks that every byte read was

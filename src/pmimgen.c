@@ -58,6 +58,8 @@ struct options {
 	const char *timezone;  /* --timezone: the local clock's zone */
 	struct tzone *zone;    /* its rules; NULL: stamps are written as they are */
 	const char *smf_only; /* an option given that needs SMF framings */
+	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
+	size_t ncopybooks;
 	bool intervals_given, label_given;
 	size_t cv_offset;      /* where CV names are, for --help */
 };
@@ -98,7 +100,7 @@ struct stream {
 struct run {
 	const struct options *o;
 	struct pmint pm;
-	struct smf_layout smf;
+	struct smfhdr smf;
 	struct gen_model model;
 	struct gen_writer w;
 	struct gen_rng rng, faults;
@@ -462,6 +464,17 @@ set_shuffle(void *target, struct diag *d, const char *arg)
 	return EXIT_CLEAN;
 }
 
+static int
+set_copybook(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	if (o->ncopybooks == CB_MAX_COPYBOOKS)
+		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
+	o->copybooks[o->ncopybooks++] = arg;
+	return EXIT_CLEAN;
+}
+
 static int show_help(void *target, struct diag *d, const char *arg);
 
 static int
@@ -554,6 +567,9 @@ static const struct cli_option options[] = {
 	{ .help = "" },
 	{ "verbose", 'v', no_argument, NULL, cli_set_true, OPT(verbose),
 	  "report what was written, and how fast", NULL },
+	{ "copybook", 0, required_argument, "=FILE", set_copybook, 0,
+	  "write PM records as the DSECT listing FILE (or\n"
+	  "the one in folder FILE) lays them out", NULL },
 	{ "help", 0, no_argument, NULL, show_help, 0, "show this help and exit", NULL },
 	{ "version", 0, no_argument, NULL, show_version, 0, "show the version and exit", NULL },
 };
@@ -749,9 +765,9 @@ begin_smf(struct run *r, unsigned s)
 	struct stream *st = &r->streams[s];
 	size_t ph = (size_t)rng_range(&r->rng, r->o->ph_min, r->o->ph_max);
 
-	enc_product_header(st->smf + r->smf.hdr_len, ph, r->model.sources[s].cv,
+	enc_product_header(st->smf + r->smf.std_len, ph, r->model.sources[s].cv,
 	                   ++st->records, &r->rng);
-	st->smf_len = r->smf.hdr_len + ph;
+	st->smf_len = r->smf.std_len + ph;
 	st->target = (size_t)rng_range(&r->rng, r->o->pm_min, r->o->pm_max);
 }
 
@@ -971,6 +987,7 @@ run_close(struct run *r)
 	free(r->free_slots);
 	free(r->model.sources);
 	filler_free(&r->filler);
+	pmint_free(&r->pm);
 }
 
 static FILE *
@@ -1048,8 +1065,17 @@ setup(struct run *r, struct options *o, int argc, char **argv)
 	char err[160];
 	int rc;
 
-	if (pmint_load(&r->pm, err, sizeof err) != PM_OK ||
-	    smf_layout_load(&r->smf, err, sizeof err) != PM_OK) {
+	if (smfhdr_load(&r->smf, err, sizeof err) != PM_OK ||
+	    gen_smf_check(&r->smf, err, sizeof err) != PM_OK) {
+		diag_say(d, SC_USAGE, "%s", err);
+		return EXIT_USAGE;
+	}
+	(void)stamp_parse("2025-03-03 06:00", &o->start);
+	o->cv_offset = r->smf.std_len + GEN_PH_CV_OFFSET;
+	if ((rc = parse_options(argc, argv, o, d)) != EXIT_CLEAN)
+		return rc;
+	/* the layout after the options: --copybook may name another */
+	if (pmint_find(&r->pm, o->copybooks, o->ncopybooks, err, sizeof err) != PM_OK) {
 		diag_say(d, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -1058,10 +1084,6 @@ setup(struct run *r, struct options *o, int argc, char **argv)
 		         r->pm.max_len, PM_RECORD_MAX);
 		return EXIT_USAGE;
 	}
-	(void)stamp_parse("2025-03-03 06:00", &o->start);
-	o->cv_offset = r->smf.hdr_len + GEN_PH_CV_OFFSET;
-	if ((rc = parse_options(argc, argv, o, d)) != EXIT_CLEAN)
-		return rc;
 	if (o->timezone) {
 		int64_t utc[2];
 		pm_status st;

@@ -52,6 +52,8 @@ struct options {
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
+	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
+	size_t ncopybooks;
 	bool describe, quiet, progress;
 };
 
@@ -201,6 +203,17 @@ add_source(void *target, struct diag *d, const char *arg)
 	if (o->sel.nsources == 0)
 		o->pipe.source_label = arg;
 	o->sources[o->sel.nsources++] = arg;
+	return EXIT_CLEAN;
+}
+
+static int
+set_copybook(void *target, struct diag *d, const char *arg)
+{
+	struct options *o = target;
+
+	if (o->ncopybooks == CB_MAX_COPYBOOKS)
+		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
+	o->copybooks[o->ncopybooks++] = arg;
 	return EXIT_CLEAN;
 }
 
@@ -365,6 +378,11 @@ static const struct cli_option options[] = {
 	  "exits 0 or 4, and may not be an input", NULL },
 	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
 	  "print the PMIM field table and exit", NULL },
+	{ "copybook", 0, required_argument, "=FILE", set_copybook, 0,
+	  "read record layouts from FILE, a DSECT listing\n"
+	  "(or every listing in a folder), instead of\n"
+	  PKGDATADIR "/copybooks or the built-in\n"
+	  "copies (repeatable; the last wins)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
 	  "{} (fixed-width pages)", format_names },
@@ -798,7 +816,7 @@ run_prepare(struct run *r, int argc, char **argv)
 	r->ninputs = argc - optind;
 	if (output_is_input(r))
 		return EXIT_USAGE;
-	if (pmint_load(&r->pm, err, sizeof err) != PM_OK) {
+	if (pmint_find(&r->pm, o->copybooks, o->ncopybooks, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
 	}
@@ -844,9 +862,9 @@ run_open(struct run *r)
 	}
 	r->framer = (struct binding_framer){ report_frame, r->rep };
 	if (st == PM_OK)
-		r->p = pipeline_open(&o->pipe, &r->pm, &r->sources,
-		                     r->rep ? binding_frame_interval : NULL, &r->framer,
-		                     &r->diag, &st);
+		st = pipeline_open(&r->p, &o->pipe, &r->pm, &r->sources,
+		                   r->rep ? binding_frame_interval : NULL, &r->framer,
+		                   &r->diag);
 	if (!r->p) {
 		report_open_failure(&r->diag, st, o, st == PM_E_CODEPAGE && r->def && !r->sink);
 		return diag_exit_code(&r->diag);
@@ -920,6 +938,7 @@ run_close(struct run *r)
 	sources_free(&r->sources);
 	tzone_close(r->zone);
 	schema_close(r->schema);
+	pmint_free(&r->pm);
 	free(r->def);
 	free(r->o.sources);
 }

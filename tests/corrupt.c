@@ -534,7 +534,6 @@ run(const struct sample *s, const uint8_t *buf, size_t len,
 	struct input in;
 	struct diag d;
 	FILE *log;
-	pm_status st;
 	double t0 = now();
 
 	memset(r, 0, sizeof *r);
@@ -549,7 +548,7 @@ run(const struct sample *s, const uint8_t *buf, size_t len,
 	o.buffer_size = 1; /* the framer's smallest */
 	o.source_label = s->label;
 	if (sources_init(&src, o.max_sources) != PM_OK ||
-	    !(p = pipeline_open(&o, &pm, &src, on_interval, r, &d, &st)))
+	    pipeline_open(&p, &o, &pm, &src, on_interval, r, &d) != PM_OK)
 		die("pipeline_open");
 	input_from_memory(&in, s->name, buf, len, 0);
 	(void)pipeline_read(p, &in);

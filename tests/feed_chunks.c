@@ -56,8 +56,7 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 	if (sources_init(&src, o->max_sources) != PM_OK)
 		abort();
 	current_sources = &src;
-	p = pipeline_open(o, pm, &src, on_interval, &d, &diag, &st);
-	if (!p) {
+	if ((st = pipeline_open(&p, o, pm, &src, on_interval, &d, &diag)) != PM_OK) {
 		fprintf(stderr, "feed_chunks: pipeline: %s\n", pm_strerror(st));
 		exit(2);
 	}

@@ -1,5 +1,7 @@
 /* copybook.c: read record layouts from DSECT listings. See copybook.h. */
 #include <ctype.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +9,8 @@
 #include "core/copybook.h"
 
 #define LINE_MAX_LEN 256
+#define CB_STR_(x) #x
+#define CB_STR(x) CB_STR_(x)
 
 static const char *const ops[] = { "DS", "DC", "EQU", "ORG", "DSECT", NULL };
 
@@ -65,31 +69,6 @@ copy_text(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
-static int
-contains(const char *hay, const char *needle)
-{
-	return strstr(hay, needle) != NULL;
-}
-
-/* Units from the DS type and the comment, as the listing writes them. */
-static enum cb_units
-units_of(char type, const char *desc)
-{
-	if (contains(desc, "10**-4 SEC"))
-		return CB_UNITS_TIME_E4;
-	if (contains(desc, "10**-2 SEC"))
-		return CB_UNITS_TIME_E2;
-	if (contains(desc, " TOD") || strncmp(desc, "TOD", 3) == 0)
-		return CB_UNITS_TOD;
-	if (type == 'P' && contains(desc, "DATE"))
-		return CB_UNITS_PDATE;
-	if (type == 'C')
-		return CB_UNITS_TEXT;
-	if (desc[0] == '#')
-		return CB_UNITS_COUNT;
-	return CB_UNITS_NONE;
-}
-
 /* A DS operand: [dup]T[Ln], e.g. F, 0F, XL3, PL4, 14D, CL4. */
 static int
 parse_ds(const char *op, char *type, size_t *length)
@@ -123,141 +102,163 @@ parse_ds(const char *op, char *type, size_t *length)
 	return 1;
 }
 
+/* Where the parser is: for messages, and the section fields go into. */
+struct parse {
+	struct layout *lay;
+	const char *file;
+	unsigned lineno, section;
+	cb_comment_fn comment;
+	void *ctx;
+	char *err;
+	size_t errlen;
+};
+
 static pm_status
-fail(char *err, size_t errlen, unsigned lineno, const char *what, const char *word)
+fail(struct parse *ps, const char *what, const char *word)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "line %u: %s%s%s%s", lineno, what,
-		         word ? " '" : "", word ? word : "", word ? "'" : "");
+	if (ps->err && ps->errlen) {
+		int n = ps->file ? snprintf(ps->err, ps->errlen, "%s:%u: ", ps->file, ps->lineno)
+		                 : snprintf(ps->err, ps->errlen, "line %u: ", ps->lineno);
+		if (n >= 0 && (size_t)n < ps->errlen)
+			snprintf(ps->err + n, ps->errlen - (size_t)n, "%s%s%s%s", what,
+			         word ? " '" : "", word ? word : "", word ? "'" : "");
+	}
 	return PM_E_LAYOUT;
 }
 
-static void
-find_buckets(struct layout *lay)
+static pm_status
+add_equate(struct parse *ps, const char *label, long value, const char *rest)
 {
-	static const char suffix[3] = { 'T', 'H', '#' };
+	struct layout *lay = ps->lay;
+	struct cb_equate *e;
 
-	for (size_t i = 0; i + 3 < lay->nfields; i++) {
-		const struct cb_field *f = &lay->fields[i];
-		int idx[3];
-		size_t k;
+	if (!label)
+		return fail(ps, "EQU without a label", NULL);
+	if (lay->nequates >= CB_MAX_EQUATES)
+		return fail(ps, "too many EQU statements (at most " CB_STR(CB_MAX_EQUATES) ")",
+		            NULL);
+	e = &lay->equates[lay->nequates++];
+	memcpy(e->name, label, strlen(label) + 1);
+	e->value = value;
+	copy_text(e->desc, sizeof e->desc, rest);
+	return PM_OK;
+}
 
-		if (f->length != 0 || f->type != 'F' || lay->nbuckets >= CB_MAX_BUCKETS)
-			continue;
-		for (k = 0; k < 3; k++) {
-			const struct cb_field *g = &lay->fields[i + 1 + k];
-			size_t n = strlen(f->name);
-			if (g->length != 4 || strncmp(g->name, f->name, n) != 0 ||
-			    g->name[n] != suffix[k] || g->name[n + 1] != '\0')
-				break;
-			idx[k] = (int)(i + 1 + k);
-		}
-		if (k < 3)
-			continue;
-		struct cb_bucket *b = &lay->buckets[lay->nbuckets++];
-		memcpy(b->label, f->name, sizeof b->label);
-		memcpy(b->desc, f->desc, sizeof b->desc);
-		b->part = f->part;
-		b->sum = idx[0];
-		b->high = idx[1];
-		b->count = idx[2];
+/* A DS or DC statement at loc: it extends its section; with a label, it
+ * is a field. */
+static pm_status
+add_storage(struct parse *ps, const char *label, long loc, const char *operand,
+            const char *rest)
+{
+	struct layout *lay = ps->lay;
+	struct cb_field *f;
+	char type;
+	size_t length;
+
+	if (!operand || !parse_ds(operand, &type, &length))
+		return fail(ps, "cannot read DS operand", operand ? operand : "");
+	if ((size_t)loc + length > lay->part_end[ps->section])
+		lay->part_end[ps->section] = (size_t)loc + length;
+	if (!label)
+		return PM_OK; /* reserved space: counts for the extent only */
+	if (lay->nfields >= CB_MAX_FIELDS)
+		return fail(ps, "too many fields (at most " CB_STR(CB_MAX_FIELDS) ")", NULL);
+	if (layout_field(lay, label))
+		return fail(ps, "field defined twice", label);
+	f = &lay->fields[lay->nfields++];
+	memcpy(f->name, label, strlen(label) + 1);
+	f->part = ps->section;
+	f->offset = (size_t)loc;
+	f->length = length;
+	f->type = type;
+	copy_text(f->desc, sizeof f->desc, rest);
+	return PM_OK;
+}
+
+static pm_status
+comment_line(struct parse *ps, const char *line)
+{
+	const char *why;
+
+	if (!ps->comment)
+		return PM_OK;
+	if ((why = ps->comment(line, &ps->section, ps->ctx)) != NULL)
+		return fail(ps, why, NULL);
+	if (ps->section >= CB_MAX_PARTS)
+		return fail(ps, "section number out of range", NULL);
+	if (ps->section + 1 > ps->lay->nparts)
+		ps->lay->nparts = ps->section + 1;
+	return PM_OK;
+}
+
+/* One statement: "LOC [LABEL] OP [OPERAND] [COMMENT]"; other lines are
+ * prose around the listing. */
+static pm_status
+statement(struct parse *ps, char *cur)
+{
+	char *w[2];
+	const char *label = NULL, *op, *operand;
+	long loc;
+
+	w[0] = next_word(&cur);
+	w[1] = w[0] ? next_word(&cur) : NULL;
+	if (!w[1] || !parse_hex(w[0], &loc))
+		return PM_OK;
+	if (is_op(w[1])) {
+		op = w[1];
+	} else {
+		label = w[1];
+		op = next_word(&cur);
 	}
+	operand = op ? next_word(&cur) : NULL;
+	if (!op || !is_op(op))
+		return fail(ps, "unknown statement", op ? op : w[1]);
+	if (label && strlen(label) >= CB_NAME_MAX)
+		return fail(ps, "label too long", label);
+	if (strcmp(op, "DSECT") == 0) {
+		if (label)
+			memcpy(ps->lay->name, label, strlen(label) + 1);
+	} else if (strcmp(op, "EQU") == 0) {
+		return add_equate(ps, label, loc, cur);
+	} else if (strcmp(op, "DS") == 0 || strcmp(op, "DC") == 0) {
+		return add_storage(ps, label, loc, operand, cur);
+	}
+	/* ORG moves the location counter; the listing's own locations
+	 * already show where it went. */
+	return PM_OK;
 }
 
 pm_status
-layout_parse(const char *text, struct layout *lay, char *err, size_t errlen)
+layout_parse(const char *text, const char *file, cb_comment_fn comment,
+             void *ctx, struct layout *lay, char *err, size_t errlen)
 {
-	unsigned lineno = 0, part = 0;
+	struct parse ps = { lay, file, 0, 0, comment, ctx, err, errlen };
 	const char *p = text;
+	pm_status st;
 
 	memset(lay, 0, sizeof *lay);
 	lay->nparts = 1;
+	if (file)
+		snprintf(lay->file, sizeof lay->file, "%s", file);
 	while (*p) {
-		char buf[LINE_MAX_LEN], *cur = buf, *w[2];
+		char buf[LINE_MAX_LEN];
 		const char *eol = strchr(p, '\n');
 		size_t n = eol ? (size_t)(eol - p) : strlen(p);
-		long loc;
 
-		lineno++;
+		ps.lineno++;
 		if (n >= sizeof buf)
-			return fail(err, errlen, lineno, "line too long", NULL);
+			return fail(&ps, "line too long", NULL);
 		memcpy(buf, p, n);
 		buf[n] = '\0';
 		p += n + (eol != NULL);
 		while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' '))
 			buf[--n] = '\0';
-
-		if (buf[0] == '*') {
-			const char *seq = strstr(buf, "SEQ#=");
-			if (seq) {
-				part = (unsigned)strtoul(seq + 5, NULL, 10);
-				if (part == 0 || part >= CB_MAX_PARTS)
-					return fail(err, errlen, lineno, "part number out of range", NULL);
-				if (part + 1 > lay->nparts)
-					lay->nparts = part + 1;
-			}
-			continue;
-		}
-		w[0] = next_word(&cur);
-		w[1] = w[0] ? next_word(&cur) : NULL;
-		if (!w[1] || !parse_hex(w[0], &loc))
-			continue; /* prose around the listing */
-
-		const char *label = NULL, *op, *operand;
-		if (is_op(w[1])) {
-			op = w[1];
-		} else {
-			label = w[1];
-			op = next_word(&cur);
-		}
-		operand = op ? next_word(&cur) : NULL;
-		if (!op || !is_op(op))
-			return fail(err, errlen, lineno, "unknown statement", op ? op : w[1]);
-		if (label && strlen(label) >= CB_NAME_MAX)
-			return fail(err, errlen, lineno, "label too long", label);
-
-		if (strcmp(op, "DSECT") == 0) {
-			if (label)
-				memcpy(lay->name, label, strlen(label) + 1);
-		} else if (strcmp(op, "EQU") == 0) {
-			struct cb_equate *e;
-			if (!label)
-				return fail(err, errlen, lineno, "EQU without a label", NULL);
-			if (lay->nequates >= CB_MAX_EQUATES)
-				return fail(err, errlen, lineno, "too many EQU statements", NULL);
-			e = &lay->equates[lay->nequates++];
-			memcpy(e->name, label, strlen(label) + 1);
-			e->value = loc;
-			copy_text(e->desc, sizeof e->desc, cur);
-		} else if (strcmp(op, "DS") == 0 || strcmp(op, "DC") == 0) {
-			char type;
-			size_t length;
-			if (!operand || !parse_ds(operand, &type, &length))
-				return fail(err, errlen, lineno, "cannot read DS operand",
-				            operand ? operand : "");
-			if ((size_t)loc + length > lay->part_end[part])
-				lay->part_end[part] = (size_t)loc + length;
-			if (!label)
-				continue; /* reserved space: counts for the extent only */
-			if (lay->nfields >= CB_MAX_FIELDS)
-				return fail(err, errlen, lineno, "too many fields", NULL);
-			if (layout_field(lay, label))
-				return fail(err, errlen, lineno, "field defined twice", label);
-			struct cb_field *f = &lay->fields[lay->nfields++];
-			memcpy(f->name, label, strlen(label) + 1);
-			f->part = part;
-			f->offset = (size_t)loc;
-			f->length = length;
-			f->type = type;
-			copy_text(f->desc, sizeof f->desc, cur);
-			f->units = units_of(type, f->desc);
-		}
-		/* ORG moves the location counter; the listing's own locations
-		 * already show where it went. */
+		st = buf[0] == '*' ? comment_line(&ps, buf) : statement(&ps, buf);
+		if (st != PM_OK)
+			return st;
 	}
 	if (lay->nfields == 0)
-		return fail(err, errlen, lineno, "no fields found", NULL);
-	find_buckets(lay);
+		return fail(&ps, "no fields found", NULL);
 	return PM_OK;
 }
 
@@ -288,6 +289,34 @@ layout_equate(const struct layout *lay, const char *name, long *value)
 	return 0;
 }
 
+/* What a binding's messages name a layout by: its file, else its DSECT. */
+static const char *
+layout_what(const struct layout *lay)
+{
+	return lay->file[0] ? lay->file : lay->name;
+}
+
+pm_status
+layout_need_field(const struct layout *lay, const char *name, int *index,
+                  char *err, size_t errlen)
+{
+	*index = layout_field_index(lay, name);
+	if (*index >= 0)
+		return PM_OK;
+	snprintf(err, errlen, "%s: field %s not found", layout_what(lay), name);
+	return PM_E_LAYOUT;
+}
+
+pm_status
+layout_need_equate(const struct layout *lay, const char *name, long *value,
+                   char *err, size_t errlen)
+{
+	if (layout_equate(lay, name, value))
+		return PM_OK;
+	snprintf(err, errlen, "%s: EQU %s not found", layout_what(lay), name);
+	return PM_E_LAYOUT;
+}
+
 const char *
 cb_units_name(enum cb_units u)
 {
@@ -301,4 +330,51 @@ cb_units_name(enum cb_units u)
 	case CB_UNITS_TEXT: return "EBCDIC";
 	}
 	return "";
+}
+
+/* Whether text declares DSECT dsect: "LOC dsect DSECT" on a line. */
+static bool
+declares(const char *text, const char *dsect)
+{
+	for (const char *p = text; *p;) {
+		char buf[LINE_MAX_LEN], *cur = buf, *w[3];
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		long loc;
+
+		snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
+		p += n + (eol != NULL);
+		w[0] = next_word(&cur);
+		w[1] = w[0] ? next_word(&cur) : NULL;
+		w[2] = w[1] ? next_word(&cur) : NULL;
+		if (w[2] && parse_hex(w[0], &loc) && strcmp(w[2], "DSECT") == 0)
+			return strcmp(w[1], dsect) == 0;
+	}
+	return false;
+}
+
+pm_status
+copybook_find(const char *dsect, const char *file_name, const char *const *paths,
+              size_t npaths, const char *builtin, struct lookup_found *out,
+              char *err, size_t errlen)
+{
+	const char *installed = PKGDATADIR "/copybooks";
+	pm_status st;
+
+	for (size_t i = npaths; i-- > 0;) {
+		struct stat sb;
+
+		if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			st = lookup_find(file_name, &paths[i], 1, NULL, CB_LISTING_MAX,
+			                 out, err, errlen);
+		else if ((st = lookup_read(paths[i], CB_LISTING_MAX, out, err, errlen)) ==
+		         PM_OK && !declares(out->text, dsect)) {
+			free(out->text);
+			out->text = NULL;
+		}
+		if (st != PM_OK || out->text)
+			return st;
+	}
+	return lookup_find(file_name, &installed, 1, builtin, CB_LISTING_MAX, out,
+	                   err, errlen);
 }

@@ -141,16 +141,12 @@ static const struct gen_bucket_profile default_profile = {
 	"", 100, 20, 500, false
 };
 
+/* A field the generator fills. */
 static pm_status
 need(const struct pmint *pm, const char *name, int *index, char *err,
      size_t errlen)
 {
-	*index = layout_field_index(&pm->lay, name);
-	if (*index >= 0)
-		return PM_OK;
-	snprintf(err, errlen, "#PMINTDS: field %s, which the generator fills, not found",
-	         name);
-	return PM_E_LAYOUT;
+	return layout_need_field(&pm->lay, name, index, err, errlen);
 }
 
 pm_status

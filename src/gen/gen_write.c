@@ -9,7 +9,6 @@
 
 #include "core/bytes.h"
 #include "gen/gen_write.h"
-#include "core/layout_text.h"
 #include "pmim/pmtime.h"
 
 #define OUT_BUFFER (8u << 20)
@@ -25,59 +24,15 @@
 
 /* ---- the SMF header layout */
 
-static pm_status
-smf_field(struct smf_layout *s, const char *name, const struct cb_field **f,
-          char *err, size_t errlen)
-{
-	*f = layout_field(&s->lay, name);
-	if (*f)
-		return PM_OK;
-	snprintf(err, errlen, "SMF header layout: field %s not found", name);
-	return PM_E_LAYOUT;
-}
-
-static pm_status
-smf_equate(struct smf_layout *s, const char *name, long *v, char *err,
-           size_t errlen)
-{
-	if (layout_equate(&s->lay, name, v))
-		return PM_OK;
-	snprintf(err, errlen, "SMF header layout: EQU %s not found", name);
-	return PM_E_LAYOUT;
-}
-
 pm_status
-smf_layout_load(struct smf_layout *s, char *err, size_t errlen)
+gen_smf_check(const struct smfhdr *s, char *err, size_t errlen)
 {
-	const struct cb_field *len, *seg;
-	long hdr_len, ext_len, flag;
-	pm_status st;
-
-	memset(s, 0, sizeof *s);
-	if ((st = layout_parse(smfhdr_listing, &s->lay, err, errlen)) ||
-	    (st = smf_field(s, "SMFLEN", &len, err, errlen)) ||
-	    (st = smf_field(s, "SMFSEG", &seg, err, errlen)) ||
-	    (st = smf_field(s, "SMFFLG", &s->flg, err, errlen)) ||
-	    (st = smf_field(s, "SMFRTY", &s->rty, err, errlen)) ||
-	    (st = smf_field(s, "SMFTME", &s->tme, err, errlen)) ||
-	    (st = smf_field(s, "SMFDTE", &s->dte, err, errlen)) ||
-	    (st = smf_field(s, "SMFSID", &s->sid, err, errlen)) ||
-	    (st = smf_field(s, "SMFSSI", &s->ssi, err, errlen)) ||
-	    (st = smf_field(s, "SMFSTY", &s->sty, err, errlen)) ||
-	    (st = smf_equate(s, "SMFHDRLN", &hdr_len, err, errlen)) ||
-	    (st = smf_equate(s, "SMFXHDLN", &ext_len, err, errlen)) ||
-	    (st = smf_equate(s, "SMF$STY", &flag, err, errlen)))
-		return st;
-	/* The framing writes the RDW; the copybook must agree on where it is. */
-	if (len->offset != 0 || seg->offset != len->length ||
-	    seg->offset + seg->length != GEN_DESC_LEN) {
+	if (s->len->offset != 0 || s->seg->offset != s->len->length ||
+	    s->seg->offset + s->seg->length != GEN_DESC_LEN) {
 		snprintf(err, errlen, "SMF header layout: SMFLEN and SMFSEG are not the %d-byte RDW",
 		         GEN_DESC_LEN);
 		return PM_E_LAYOUT;
 	}
-	s->hdr_len = (size_t)hdr_len;
-	s->ext_len = (size_t)ext_len;
-	s->subtype_flag = (unsigned)flag;
 	return PM_OK;
 }
 
@@ -420,16 +375,16 @@ enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
 /* ---- SMF records */
 
 size_t
-enc_smf_header(const struct smf_layout *s, uint8_t *rec, unsigned type,
+enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
                int64_t stamp, const char *sysid, const char *ssi,
                unsigned subtype)
 {
-	size_t len = ssi ? s->ext_len : s->hdr_len;
+	size_t len = ssi ? s->ext_len : s->std_len;
 	uint32_t pdate, tod_e4;
 
 	stamp_split(stamp, &pdate, &tod_e4);
 	memset(rec + GEN_DESC_LEN, 0, len - GEN_DESC_LEN);
-	put_field(rec, s->flg, SMF_FLAGS | (ssi ? s->subtype_flag : 0));
+	put_field(rec, s->flg, SMF_FLAGS | (ssi ? (unsigned)s->ext_flag : 0));
 	put_field(rec, s->rty, type);
 	put_field(rec, s->tme, tod_e4 / (PM_UNITS_PER_SECOND / 100));
 	put_field(rec, s->dte, pdate);
@@ -475,7 +430,7 @@ static const struct {
 };
 
 size_t
-enc_other_smf(const struct smf_layout *s, uint8_t *rec, unsigned exclude,
+enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
               int64_t stamp, const char *sysid, struct gen_rng *r,
               const struct gen_filler *f, unsigned *type)
 {

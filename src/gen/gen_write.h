@@ -20,6 +20,7 @@
 #include "core/copybook.h"
 #include "gen/gen_model.h"
 #include "pmim/pmint.h"
+#include "smf/smfhdr.h"
 #include "core/status.h"
 
 #define GEN_DESC_LEN 4            /* RDW, SDW and BDW */
@@ -45,16 +46,9 @@ enum gen_framing { GEN_PM, GEN_RDW_PM, GEN_RDW, GEN_BDW };
  * program may. */
 enum gen_xbdw { GEN_XBDW_NONE, GEN_XBDW_LARGE, GEN_XBDW_ALL };
 
-/* The SMF header, resolved from copybooks/smfhdr.lst. */
-struct smf_layout {
-	struct layout lay;
-	const struct cb_field *flg, *rty, *tme, *dte, *sid, *ssi, *sty;
-	size_t hdr_len;        /* SMFHDRLN */
-	size_t ext_len;        /* SMFXHDLN: with subtypes */
-	unsigned subtype_flag; /* SMF$STY */
-};
-
-pm_status smf_layout_load(struct smf_layout *s, char *err, size_t errlen);
+/* The SMF header is the reader's binding (smf/smfhdr.h); the framing
+ * writes the RDW itself, so the listing must agree on where it is. */
+pm_status gen_smf_check(const struct smfhdr *s, char *err, size_t errlen);
 
 /* What was written: logical records by kind and type, with their bytes;
  * segments by segment code; blocks. */
@@ -123,7 +117,7 @@ size_t enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
                     unsigned *type);
 /* The SMF header of rec: standard, or extended when ssi is not NULL.
  * Returns the header's length. */
-size_t enc_smf_header(const struct smf_layout *s, uint8_t *rec, unsigned type,
+size_t enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
                       int64_t stamp, const char *sysid, const char *ssi,
                       unsigned subtype);
 /* The product header between the SMF header and the first PM record:
@@ -132,7 +126,7 @@ void enc_product_header(uint8_t *dst, size_t len, const char *cv,
                         uint64_t seqno, struct gen_rng *r);
 /* An SMF record of another type than `exclude` into rec (room for
  * GEN_OTHER_SMF_MAX bytes); returns its length and sets *type. */
-size_t enc_other_smf(const struct smf_layout *s, uint8_t *rec, unsigned exclude,
+size_t enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
                      int64_t stamp, const char *sysid, struct gen_rng *r,
                      const struct gen_filler *f, unsigned *type);
 

@@ -50,19 +50,20 @@ struct coverage {
 	bool limit_said;
 };
 
-struct coverage *
-coverage_open(const struct coverage_opts *o, const struct sources *src,
-              struct diag *d, struct tally *t)
+pm_status
+coverage_open(struct coverage **out, const struct coverage_opts *o,
+              const struct sources *src, struct diag *d, struct tally *t)
 {
 	struct coverage *c = calloc(1, sizeof *c);
 
+	*out = c;
 	if (!c)
-		return NULL;
+		return PM_E_NOMEM;
 	c->o = *o;
 	c->src = src;
 	c->diag = d;
 	c->tally = t;
-	return c;
+	return PM_OK;
 }
 
 /* The first range of sc that ends after t: ranges are disjoint and

@@ -41,9 +41,11 @@ struct coverage_opts {
 
 struct coverage;
 
-struct coverage *coverage_open(const struct coverage_opts *o,
-                               const struct sources *src, struct diag *d,
-                               struct tally *t);
+/* Open a coverage into *out; PM_E_NOMEM (and *out NULL) when it cannot be
+ * had. */
+pm_status coverage_open(struct coverage **out, const struct coverage_opts *o,
+                        const struct sources *src, struct diag *d,
+                        struct tally *t);
 
 /* Whether iv, first read from file, goes into the reports: true when its
  * time was not covered (it is now); false when it is a duplicate or

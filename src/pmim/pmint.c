@@ -2,100 +2,308 @@
  * See pmint.h. The names below are the copybook's; every offset and length
  * comes from the parsed listing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/layout_text.h"
 #include "pmim/pmint.h"
+#include "pmim/pmtime.h"
 
-static pm_status
-need_field(const struct pmint *pm, const char *name, int *index, char *err,
-           size_t errlen)
+/* #PMINTDS's convention: a comment line with "SEQ#=n" starts part n. */
+static const char *
+part_comment(const char *line, unsigned *part, void *ctx)
 {
-	*index = layout_field_index(&pm->lay, name);
-	if (*index < 0) {
-		snprintf(err, errlen, "#PMINTDS: field %s not found", name);
-		return PM_E_LAYOUT;
+	const char *seq = strstr(line, "SEQ#=");
+	unsigned long n;
+
+	(void)ctx;
+	if (!seq)
+		return NULL;
+	n = strtoul(seq + 5, NULL, 10);
+	if (n == 0 || n >= CB_MAX_PARTS)
+		return "part number out of range";
+	*part = (unsigned)n;
+	return NULL;
+}
+
+static int
+contains(const char *hay, const char *needle)
+{
+	return strstr(hay, needle) != NULL;
+}
+
+/* Units from the DS type and the comment, as #PMINTDS writes them. */
+static enum cb_units
+units_of(char type, const char *desc)
+{
+	if (contains(desc, "10**-4 SEC"))
+		return CB_UNITS_TIME_E4;
+	if (contains(desc, "10**-2 SEC"))
+		return CB_UNITS_TIME_E2;
+	if (contains(desc, " TOD") || strncmp(desc, "TOD", 3) == 0)
+		return CB_UNITS_TOD;
+	if (type == 'P' && contains(desc, "DATE"))
+		return CB_UNITS_PDATE;
+	if (type == 'C')
+		return CB_UNITS_TEXT;
+	if (desc[0] == '#')
+		return CB_UNITS_COUNT;
+	return CB_UNITS_NONE;
+}
+
+/* Whether fields i+1..i+3 are the LT, LH and L# of the bucket labelled by
+ * field i; their indices into idx. */
+static bool
+bucket_triple(const struct layout *lay, size_t i, int idx[3])
+{
+	static const char suffix[3] = { 'T', 'H', '#' };
+	const struct cb_field *f = &lay->fields[i];
+	size_t n = strlen(f->name);
+
+	if (f->length != 0 || f->type != 'F' || i + 3 >= lay->nfields)
+		return false;
+	for (size_t k = 0; k < 3; k++) {
+		const struct cb_field *g = &lay->fields[i + 1 + k];
+		if (g->length != 4 || strncmp(g->name, f->name, n) != 0 ||
+		    g->name[n] != suffix[k] || g->name[n + 1] != '\0')
+			return false;
+		idx[k] = (int)(i + 1 + k);
+	}
+	return true;
+}
+
+/* The wait buckets: every DS 0F label followed by its triple. */
+static pm_status
+find_buckets(struct layout *lay, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < lay->nfields; i++) {
+		const struct cb_field *f = &lay->fields[i];
+		struct cb_bucket *b;
+		int idx[3];
+
+		if (!bucket_triple(lay, i, idx))
+			continue;
+		if (lay->nbuckets >= CB_MAX_BUCKETS) {
+			snprintf(err, errlen, "%s: more than %d wait buckets, at %s",
+			         lay->file, CB_MAX_BUCKETS, f->name);
+			return PM_E_LAYOUT;
+		}
+		b = &lay->buckets[lay->nbuckets++];
+		memcpy(b->label, f->name, sizeof b->label);
+		memcpy(b->desc, f->desc, sizeof b->desc);
+		b->part = f->part;
+		b->sum = idx[0];
+		b->high = idx[1];
+		b->count = idx[2];
 	}
 	return PM_OK;
 }
 
-static pm_status
-need_equate(const struct pmint *pm, const char *name, long *value, char *err,
-            size_t errlen)
-{
-	if (!layout_equate(&pm->lay, name, value)) {
-		snprintf(err, errlen, "#PMINTDS: EQU %s not found", name);
-		return PM_E_LAYOUT;
-	}
-	return PM_OK;
-}
-
-/* The fields decoded for each part: every named binary field of the part
+/* Whether field f is decoded for its part: a named binary field of a part
  * with a width a getter can read. The common header is read separately. */
-static void
-build_items(struct pmint *pm)
+static bool
+is_item(const struct cb_field *f)
 {
-	for (size_t i = 0; i < pm->lay.nfields; i++) {
-		const struct cb_field *f = &pm->lay.fields[i];
+	return f->part != 0 && f->length != 0 && f->length <= 8 &&
+	       (f->type == 'F' || f->type == 'H' || f->type == 'D' || f->type == 'X');
+}
+
+/* Each part's items and buckets, in tables sized from the layout: counted
+ * first, then one allocation each, shared out among the parts. */
+static pm_status
+build_items(struct pmint *pm, char *err, size_t errlen)
+{
+	const struct layout *lay = &pm->lay;
+	size_t nitems = 0, at[CB_MAX_PARTS] = { 0 }, bat[CB_MAX_PARTS] = { 0 };
+
+	for (size_t i = 0; i < lay->nfields; i++)
+		if (is_item(&lay->fields[i])) {
+			if (lay->fields[i].offset + lay->fields[i].length > UINT16_MAX) {
+				snprintf(err, errlen, "%s: field %s lies past a PM record's "
+				         "longest", lay->file, lay->fields[i].name);
+				return PM_E_LAYOUT;
+			}
+			pm->nitems[lay->fields[i].part]++;
+			nitems++;
+		}
+	for (size_t i = 0; i < lay->nbuckets; i++)
+		pm->nbuckets[lay->buckets[i].part]++;
+	pm->item_store = calloc(nitems ? nitems : 1, sizeof *pm->item_store);
+	pm->bucket_store = calloc(lay->nbuckets ? lay->nbuckets : 1,
+	                          sizeof *pm->bucket_store);
+	if (!pm->item_store || !pm->bucket_store) {
+		snprintf(err, errlen, "%s: no memory for its tables", lay->file);
+		return PM_E_NOMEM;
+	}
+	for (unsigned p = 0, n = 0, nb = 0; p < CB_MAX_PARTS; p++) {
+		pm->items[p] = pm->item_store + n;
+		pm->buckets[p] = pm->bucket_store + nb;
+		n += (unsigned)pm->nitems[p];
+		nb += (unsigned)pm->nbuckets[p];
+	}
+	for (size_t i = 0; i < lay->nfields; i++) {
+		const struct cb_field *f = &lay->fields[i];
 		struct pm_item *it;
 
-		if (f->part == 0 || f->length == 0 || f->length > 8 ||
-		    (f->type != 'F' && f->type != 'H' && f->type != 'D' &&
-		     f->type != 'X'))
+		if (!is_item(f))
 			continue;
-		it = &pm->items[f->part][pm->nitems[f->part]++];
+		if (at[f->part] == 0)
+			pm->items_first[f->part] = i;
+		pm->items_end[f->part] = i + 1;
+		it = &pm->items[f->part][at[f->part]++];
 		it->field = (uint16_t)i;
 		it->offset = (uint16_t)f->offset;
 		it->width = (uint8_t)f->length;
 	}
-	for (size_t i = 0; i < pm->lay.nbuckets; i++) {
-		unsigned p = pm->lay.buckets[i].part;
-		pm->buckets[p][pm->nbuckets[p]++] = (uint8_t)i;
+	for (size_t i = 0; i < lay->nbuckets; i++) {
+		const struct cb_bucket *b = &lay->buckets[i];
+		struct pm_bucket_fields *bf = &pm->buckets[b->part][bat[b->part]++];
+		bf->sum = (uint16_t)b->sum;
+		bf->high = (uint16_t)b->high;
+		bf->count = (uint16_t)b->count;
+		bf->bucket = (uint8_t)i;
+	}
+	return PM_OK;
+}
+
+/* A part's figures are copied as one block (items_first): no field of
+ * another part may lie among them. */
+static pm_status
+check_parts_together(const struct pmint *pm, char *err, size_t errlen)
+{
+	for (unsigned p = 1; p <= pm->nparts; p++)
+		for (size_t i = pm->items_first[p]; i < pm->items_end[p]; i++)
+			if (pm->lay.fields[i].part != p) {
+				snprintf(err, errlen, "%s: field %s of part %u lies "
+				         "among the fields of part %u",
+				         pm->lay.file, pm->lay.fields[i].name,
+				         pm->lay.fields[i].part, p);
+				return PM_E_LAYOUT;
+			}
+	return PM_OK;
+}
+
+/* The header fields' places, in one small table: they are read for every
+ * record, and the layout's fields lie far apart. */
+static pm_status
+bind_head(struct pmint *pm, char *err, size_t errlen)
+{
+	const int index[PM_HEAD_FIELDS] = { pm->f_len, pm->f_type, pm->f_seq,
+	                                    pm->f_ver, pm->f_sdate, pm->f_stime,
+	                                    pm->f_edate, pm->f_etime };
+
+	for (size_t i = 0; i < PM_HEAD_FIELDS; i++) {
+		const struct cb_field *f = &pm->lay.fields[index[i]];
+		if (f->length == 0 || f->length > 8 || f->offset + f->length > UINT16_MAX) {
+			snprintf(err, errlen, "%s: header field %s is not a number of 1 to "
+			         "8 bytes", pm->lay.file, f->name);
+			return PM_E_LAYOUT;
+		}
+		pm->head[i].field = (uint16_t)index[i];
+		pm->head[i].offset = (uint16_t)f->offset;
+		pm->head[i].width = (uint8_t)f->length;
+	}
+	return PM_OK;
+}
+
+/* The fields the reader dispatches on, and the equates it needs. */
+static pm_status
+bind_header(struct pmint *pm, long *hdrlen, long *maxlen, char *err,
+            size_t errlen)
+{
+	const struct layout *lay = &pm->lay;
+	long type, version;
+	pm_status st;
+
+	if ((st = layout_need_field(lay, "INTLEN", &pm->f_len, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTRTYPE", &pm->f_type, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTSEQ#", &pm->f_seq, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTVER#", &pm->f_ver, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTSDATE", &pm->f_sdate, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTSTIME", &pm->f_stime, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTEDATE", &pm->f_edate, err, errlen)) ||
+	    (st = layout_need_field(lay, "INTETIME", &pm->f_etime, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INT$TYPE", &type, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INT$VER", &version, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INTHDRLN", hdrlen, err, errlen)) ||
+	    (st = layout_need_equate(lay, "INTMXLEN", maxlen, err, errlen)))
+		return st;
+	pm->interval_type = (unsigned)type;
+	pm->current_version = (unsigned)version;
+	return bind_head(pm, err, errlen);
+}
+
+pm_status
+pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
+           size_t errlen)
+{
+	pm_status st;
+	long hdrlen, maxlen;
+
+	memset(pm, 0, sizeof *pm);
+	if ((st = layout_parse(text, file, part_comment, NULL, &pm->lay, err,
+	                       errlen)) != PM_OK)
+		return st;
+	for (size_t i = 0; i < pm->lay.nfields; i++)
+		pm->lay.fields[i].units = units_of(pm->lay.fields[i].type,
+		                                   pm->lay.fields[i].desc);
+	if ((st = find_buckets(&pm->lay, err, errlen)) != PM_OK ||
+	    (st = bind_header(pm, &hdrlen, &maxlen, err, errlen)) != PM_OK)
+		return st;
+	pm->header_len = pm->lay.part_end[0];
+	if (pm->header_len != (size_t)hdrlen) {
+		snprintf(err, errlen, "%s: header fields end at %zu, INTHDRLN says %ld",
+		         file, pm->header_len, hdrlen);
+		return PM_E_LAYOUT;
+	}
+	pm->max_len = (size_t)maxlen;
+	pm->nparts = pm->lay.nparts - 1;
+	if (pm->nparts == 0) {
+		snprintf(err, errlen, "%s: no parts (SEQ#=n comments) found", file);
+		return PM_E_LAYOUT;
+	}
+	for (unsigned p = 1; p <= pm->nparts; p++)
+		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
+		                  pm->lay.part_end[p] : pm->header_len;
+	if ((st = build_items(pm, err, errlen)) != PM_OK ||
+	    (st = check_parts_together(pm, err, errlen)) != PM_OK)
+		pmint_free(pm);
+	return st;
+}
+
+void
+pmint_free(struct pmint *pm)
+{
+	free(pm->item_store);
+	free(pm->bucket_store);
+	pm->item_store = NULL;
+	pm->bucket_store = NULL;
+	for (unsigned p = 0; p < CB_MAX_PARTS; p++) {
+		pm->items[p] = NULL;
+		pm->buckets[p] = NULL;
+		pm->nitems[p] = pm->nbuckets[p] = 0;
 	}
 }
 
 pm_status
 pmint_load(struct pmint *pm, char *err, size_t errlen)
 {
-	pm_status st;
-	long type, version, hdrlen, maxlen;
+	return pmint_bind(pm, pmintds_listing, PMINT_BUILTIN_FILE, err, errlen);
+}
 
-	memset(pm, 0, sizeof *pm);
-	st = layout_parse(pmintds_listing, &pm->lay, err, errlen);
+pm_status
+pmint_find(struct pmint *pm, const char *const *copybooks, size_t ncopybooks,
+           char *err, size_t errlen)
+{
+	struct lookup_found found;
+	pm_status st = copybook_find("#PMINT", "pmintds.lst", copybooks, ncopybooks,
+	                             pmintds_listing, &found, err, errlen);
+
 	if (st != PM_OK)
 		return st;
-	if ((st = need_field(pm, "INTLEN", &pm->f_len, err, errlen)) ||
-	    (st = need_field(pm, "INTRTYPE", &pm->f_type, err, errlen)) ||
-	    (st = need_field(pm, "INTSEQ#", &pm->f_seq, err, errlen)) ||
-	    (st = need_field(pm, "INTVER#", &pm->f_ver, err, errlen)) ||
-	    (st = need_field(pm, "INTSDATE", &pm->f_sdate, err, errlen)) ||
-	    (st = need_field(pm, "INTSTIME", &pm->f_stime, err, errlen)) ||
-	    (st = need_field(pm, "INTEDATE", &pm->f_edate, err, errlen)) ||
-	    (st = need_field(pm, "INTETIME", &pm->f_etime, err, errlen)) ||
-	    (st = need_equate(pm, "INT$TYPE", &type, err, errlen)) ||
-	    (st = need_equate(pm, "INT$VER", &version, err, errlen)) ||
-	    (st = need_equate(pm, "INTHDRLN", &hdrlen, err, errlen)) ||
-	    (st = need_equate(pm, "INTMXLEN", &maxlen, err, errlen)))
-		return st;
-	pm->interval_type = (unsigned)type;
-	pm->current_version = (unsigned)version;
-	pm->header_len = pm->lay.part_end[0];
-	if (pm->header_len != (size_t)hdrlen) {
-		snprintf(err, errlen, "#PMINTDS: header fields end at %zu, INTHDRLN says %ld",
-		         pm->header_len, hdrlen);
-		return PM_E_LAYOUT;
-	}
-	pm->max_len = (size_t)maxlen;
-	pm->nparts = pm->lay.nparts - 1;
-	if (pm->nparts == 0) {
-		snprintf(err, errlen, "#PMINTDS: no parts (SEQ#=n comments) found");
-		return PM_E_LAYOUT;
-	}
-	for (unsigned p = 1; p <= pm->nparts; p++)
-		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
-		                  pm->lay.part_end[p] : pm->header_len;
-	build_items(pm);
-	return PM_OK;
+	st = pmint_bind(pm, found.text, found.file, err, errlen);
+	free(found.text);
+	return st;
 }
 
 /* One field by its width: the getters for the usual widths are cheaper
@@ -103,11 +311,12 @@ pmint_load(struct pmint *pm, char *err, size_t errlen)
  * getter reads the field's own span from its start, so that the compiler
  * can see its bytes as one big-endian word. */
 static inline bool
-field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
+field_u(const struct pmint *pm, enum pm_head_field which, struct span rec,
+        uint64_t *v)
 {
-	const struct cb_field *f = &pm->lay.fields[index];
+	const struct pm_item *it = &pm->head[which];
 	/* the field's bytes, or none when rec is too short for them */
-	struct span fs = span_sub(rec, f->offset, f->length);
+	struct span fs = span_sub(rec, it->offset, it->width);
 	uint8_t b;
 	uint16_t h;
 	uint32_t w;
@@ -133,11 +342,11 @@ field_u(const struct pmint *pm, int index, struct span rec, uint64_t *v)
 }
 
 pm_status
-pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
+pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
 {
 	uint64_t len, t;
 
-	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &t))
+	if (!field_u(pm, PM_HEAD_LEN, rec, &len) || !field_u(pm, PM_HEAD_TYPE, rec, &t))
 		return PM_E_PM_LENGTH;
 	*length = (size_t)len;
 	*type = (unsigned)t;
@@ -145,16 +354,16 @@ pm_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *type)
 }
 
 pm_status
-pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
+pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
 	uint64_t len, type, seq, ver, sdate, stime, edate, etime;
 
-	if (!field_u(pm, pm->f_len, rec, &len) || !field_u(pm, pm->f_type, rec, &type) ||
-	    !field_u(pm, pm->f_seq, rec, &seq) || !field_u(pm, pm->f_ver, rec, &ver) ||
-	    !field_u(pm, pm->f_sdate, rec, &sdate) ||
-	    !field_u(pm, pm->f_stime, rec, &stime) ||
-	    !field_u(pm, pm->f_edate, rec, &edate) ||
-	    !field_u(pm, pm->f_etime, rec, &etime))
+	if (!field_u(pm, PM_HEAD_LEN, rec, &len) || !field_u(pm, PM_HEAD_TYPE, rec, &type) ||
+	    !field_u(pm, PM_HEAD_SEQ, rec, &seq) || !field_u(pm, PM_HEAD_VER, rec, &ver) ||
+	    !field_u(pm, PM_HEAD_SDATE, rec, &sdate) ||
+	    !field_u(pm, PM_HEAD_STIME, rec, &stime) ||
+	    !field_u(pm, PM_HEAD_EDATE, rec, &edate) ||
+	    !field_u(pm, PM_HEAD_ETIME, rec, &etime))
 		return PM_E_SHORT_PART;
 	h->length = (size_t)len;
 	h->type = (unsigned)type;
@@ -168,8 +377,18 @@ pm_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 }
 
 pm_status
-pm_part_decode(const struct pmint *pm, const struct pm_header *h,
-               struct span rec, uint64_t *values)
+pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
+                bool *full)
+{
+	*full = pmint_header_read(pm, bytes, h) == PM_OK && h->length >= pm->header_len;
+	if (*full)
+		return PM_OK;
+	return pmint_peek(pm, bytes, &h->length, &h->type);
+}
+
+pm_status
+pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
+                  struct span rec, uint64_t *values)
 {
 	unsigned p = h->seq;
 
@@ -199,31 +418,85 @@ pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
 }
 
-size_t
-pm_min_len(const struct pmint *pm)
+unsigned
+pmint_all_parts(const struct pmint *pm)
 {
-	return pm->lay.fields[pm->f_seq].offset + 1;
+	return ((1u << (pm->nparts + 1)) - 1) & ~1u;
 }
 
 size_t
-pm_peek_len(const struct pmint *pm)
+pmint_min_len(const struct pmint *pm)
 {
-	return pm->lay.fields[pm->f_ver].offset + 1;
+	return (size_t)pm->head[PM_HEAD_SEQ].offset + 1;
 }
 
 size_t
-pm_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
+pmint_peek_len(const struct pmint *pm)
+{
+	return (size_t)pm->head[PM_HEAD_VER].offset + 1;
+}
+
+size_t
+pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 {
 	const struct pmint *pm = ctx;
 	struct span s = span_make(p, avail);
 	uint64_t len, type, seq;
 
 	*plausible = false;
-	if (!field_u(pm, pm->f_len, s, &len))
+	if (!field_u(pm, PM_HEAD_LEN, s, &len))
 		return 0;
-	if (avail >= pm_peek_len(pm) && field_u(pm, pm->f_type, s, &type) &&
-	    field_u(pm, pm->f_seq, s, &seq))
-		*plausible = len >= pm_peek_len(pm) && type >= 1 &&
+	if (avail >= pmint_peek_len(pm) && field_u(pm, PM_HEAD_TYPE, s, &type) &&
+	    field_u(pm, PM_HEAD_SEQ, s, &seq))
+		*plausible = len >= pmint_peek_len(pm) && type >= 1 &&
 		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
+}
+
+bool
+pmint_type_plausible(const struct pmint *pm, struct span bytes)
+{
+	uint64_t type, seq;
+
+	return field_u(pm, PM_HEAD_TYPE, bytes, &type) && type >= 1 &&
+	       type <= PM_TYPE_PLAUSIBLE && field_u(pm, PM_HEAD_SEQ, bytes, &seq) &&
+	       seq <= PM_SEQ_PLAUSIBLE;
+}
+
+bool
+pmint_record_plausible(const struct pmint *pm, struct span bytes, size_t *length)
+{
+	struct pm_header h;
+	struct span rec;
+	size_t len;
+	unsigned type;
+
+	/* length and type first: the chain search tries many offsets, and
+	 * most fail on these */
+	if (pmint_peek(pm, bytes, &len, &type) != PM_OK || len < pmint_min_len(pm) ||
+	    len > bytes.len || type == 0 || type > PM_TYPE_PLAUSIBLE)
+		return false;
+	*length = len;
+	rec = span_sub(bytes, 0, len);
+	if (type != pm->interval_type)
+		return pmint_type_plausible(pm, rec);
+	return pmint_header_read(pm, rec, &h) == PM_OK && h.seq >= 1 &&
+	       h.seq <= pm->nparts && h.version != 0;
+}
+
+bool
+pmint_interval_header_at(const struct pmint *pm, struct span bytes)
+{
+	struct pm_header h;
+	size_t len;
+	unsigned type;
+	int year, yday;
+
+	/* the type first: this is asked at every offset of a product header */
+	return pmint_peek(pm, bytes, &len, &type) == PM_OK &&
+	       type == pm->interval_type && pmint_header_read(pm, bytes, &h) == PM_OK &&
+	       h.seq >= 1 && h.seq <= pm->nparts &&
+	       h.version == pm->current_version &&
+	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
+	       pdate_decode(h.edate, &year, &yday) == PM_OK;
 }

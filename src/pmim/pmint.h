@@ -21,6 +21,21 @@ struct pm_header {
 	uint32_t sdate, stime, edate, etime; /* raw INTSDATE/INTSTIME/... */
 };
 
+/* One interval part, decoded once by the PM stage and handed to reassembly:
+ * its interval's key, which part it is, and its figures. */
+struct pm_part {
+	uint32_t source;
+	uint32_t sdate, stime, edate, etime; /* as recorded: the interval's key */
+	int64_t start, end;       /* stamps (pmtime.h), in UTC with a zone */
+	unsigned seq;             /* INTSEQ#, 1..nparts */
+	pm_status decoded;        /* PM_OK; PM_E_LONG_PART: longer than its
+	                             layout, known figures read; PM_E_SHORT_PART:
+	                             shorter, no figures read */
+	const uint64_t *v;        /* figures by layout field index; those of
+	                             part seq are this part's */
+	uint64_t offset;          /* file offset of the record */
+};
+
 /* One field to decode for a part: value slot, offset and width. */
 struct pm_item {
 	uint16_t field;  /* index into layout.fields, also the value slot */
@@ -28,42 +43,95 @@ struct pm_item {
 	uint8_t width;
 };
 
+/* The header fields, in pmint.head. */
+enum pm_head_field {
+	PM_HEAD_LEN, PM_HEAD_TYPE, PM_HEAD_SEQ, PM_HEAD_VER, PM_HEAD_SDATE,
+	PM_HEAD_STIME, PM_HEAD_EDATE, PM_HEAD_ETIME, PM_HEAD_FIELDS
+};
+
+/* A wait bucket's three fields (layout indices) and the bucket itself
+ * (an index into layout.buckets). */
+struct pm_bucket_fields {
+	uint16_t sum, high, count;
+	uint8_t bucket;
+};
+
 struct pmint {
 	struct layout lay;
-	/* the header fields the reader dispatches on */
+	/* the header fields the reader dispatches on, as layout indices and,
+	 * read for every record, as places in one small table */
 	int f_len, f_type, f_seq, f_ver, f_sdate, f_stime, f_edate, f_etime;
+	struct pm_item head[PM_HEAD_FIELDS];
 	unsigned interval_type;   /* INT$TYPE */
 	unsigned current_version; /* INT$VER */
 	size_t header_len;        /* extent of the common header (INTHDRLN) */
 	size_t max_len;           /* largest part, rounded up to 8 (INTMXLEN) */
 	unsigned nparts;          /* parts numbered 1..nparts */
 	size_t part_len[CB_MAX_PARTS];
-	struct pm_item items[CB_MAX_PARTS][CB_MAX_FIELDS];
+	struct pm_item *items[CB_MAX_PARTS]; /* sized from the layout, in one
+	                                       allocation (item_store) */
 	size_t nitems[CB_MAX_PARTS];
-	/* the wait buckets of each part, as indices into lay.buckets, for the
-	 * per-record plausibility checks */
-	uint8_t buckets[CB_MAX_PARTS][CB_MAX_BUCKETS];
+	/* the layout indices [first, end) of each part's items: what is
+	 * copied of a decoded part, in one block (no field of another part
+	 * lies between) */
+	size_t items_first[CB_MAX_PARTS], items_end[CB_MAX_PARTS];
+	/* the wait buckets of each part, for the per-record plausibility
+	 * checks: their fields packed together, as the layout's buckets lie
+	 * far apart */
+	struct pm_bucket_fields *buckets[CB_MAX_PARTS];
 	size_t nbuckets[CB_MAX_PARTS];
+	struct pm_item *item_store;
+	struct pm_bucket_fields *bucket_store;
 };
 
-/* Parse the embedded listing and resolve the fields the reader needs. */
+/* The name messages give the listing compiled in. */
+#define PMINT_BUILTIN_FILE "(built-in)/pmintds.lst"
+
+/* Parse a #PMINTDS listing read from file (copybook.h), apply its
+ * conventions (parts from SEQ#= comments, units from comments, wait
+ * buckets as label and triple) and resolve the fields the reader needs.
+ * PM_E_LAYOUT with "FILE:LINE: what" or "FILE: what" in err. */
+pm_status pmint_bind(struct pmint *pm, const char *text, const char *file,
+                     char *err, size_t errlen);
+
+/* What a binding allocated (its tables, sized from the layout); pm may be
+ * bound again after. pmint_bind frees nothing: bind a zeroed pmint, or one
+ * freed. */
+void pmint_free(struct pmint *pm);
+
+/* pmint_bind on the listing compiled in. */
 pm_status pmint_load(struct pmint *pm, char *err, size_t errlen);
+
+/* pmint_bind on the #PMINT listing found among copybooks (--copybook,
+ * files or folders; copybook_find), else installed, else compiled in. */
+pm_status pmint_find(struct pmint *pm, const char *const *copybooks,
+                     size_t ncopybooks, char *err, size_t errlen);
 
 /* Read INTLEN and INTRTYPE of the PM record at the start of rec. Returns
  * PM_E_PM_LENGTH when rec is too short to hold them. */
-pm_status pm_peek(const struct pmint *pm, struct span rec, size_t *length,
-                  unsigned *type);
+pm_status pmint_peek(const struct pmint *pm, struct span rec, size_t *length,
+                     unsigned *type);
+
+/* The header of the PM record at the start of bytes, read once: the whole
+ * interval header when bytes hold it and INTLEN covers it (*full true),
+ * else INTLEN and INTRTYPE only. PM_E_PM_LENGTH when bytes cannot hold
+ * even those. */
+pm_status pmint_header_at(const struct pmint *pm, struct span bytes,
+                          struct pm_header *h, bool *full);
 
 /* Read the interval header of an interval record (needs header_len bytes). */
-pm_status pm_header_read(const struct pmint *pm, struct span rec,
-                         struct pm_header *h);
+pm_status pmint_header_read(const struct pmint *pm, struct span rec,
+                            struct pm_header *h);
 
 /* Decode the fields of part h->seq from rec into values[field index].
  * Returns PM_E_BAD_SEQUENCE for an unknown part, PM_E_SHORT_PART when rec is
  * shorter than the part's layout (nothing decoded), PM_E_LONG_PART when it
  * is longer (known fields decoded), otherwise PM_OK. */
-pm_status pm_part_decode(const struct pmint *pm, const struct pm_header *h,
-                         struct span rec, uint64_t *values);
+pm_status pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
+                            struct span rec, uint64_t *values);
+
+/* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
+unsigned pmint_all_parts(const struct pmint *pm);
 
 /* PM record types are small numbers, and so are part numbers: a header
  * beyond these is not taken for a PM record when looking for one. */
@@ -72,17 +140,32 @@ pm_status pm_part_decode(const struct pmint *pm, const struct pm_header *h,
 
 /* The shortest PM record a chain can hold: up to and including INTSEQ#,
  * the last header byte every PM record type has. */
-size_t pm_min_len(const struct pmint *pm);
+size_t pmint_min_len(const struct pmint *pm);
 
 /* Bytes of a PM record's header needed to judge whether it is one: up to
  * and including INTVER#. */
-size_t pm_peek_len(const struct pmint *pm);
+size_t pmint_peek_len(const struct pmint *pm);
 
 /* For the framer (struct fr_records): the INTLEN of the PM record at p, or
  * 0 when avail cannot hold it; *plausible when its header looks like a PM
- * record's (pm_peek_len bytes at hand, a length at least that, a plausible
+ * record's (pmint_peek_len bytes at hand, a length at least that, a plausible
  * type and part number). ctx: the pmint. */
-size_t pm_record_length(const uint8_t *p, size_t avail, bool *plausible,
-                        void *ctx);
+size_t pmint_record_length(const uint8_t *p, size_t avail, bool *plausible,
+                           void *ctx);
+
+/* For the SMF stage's chain search: whether bytes start with a PM record
+ * that looks like one (a length of at least pmint_min_len that bytes hold, a
+ * plausible type; an interval record's part and a version, other types' a
+ * plausible part number); *length is its INTLEN. */
+bool pmint_record_plausible(const struct pmint *pm, struct span bytes,
+                            size_t *length);
+
+/* Whether bytes start with a plausible PM record type and part number,
+ * whatever the length says (a PM record whose length alone was damaged). */
+bool pmint_type_plausible(const struct pmint *pm, struct span bytes);
+
+/* Whether bytes start with an interval record's header: its type, a part
+ * number, the current version and two valid packed dates. */
+bool pmint_interval_header_at(const struct pmint *pm, struct span bytes);
 
 #endif

@@ -6,11 +6,11 @@
  * maps the key (source, sdate, stime, edate, etime) to a slot. Both are
  * allocated at open and never grow; a part costs one hash and a short
  * probe (neither when it belongs to the newest interval, as most do) and
- * the decoding of its fields straight into the slot.
+ * the copy of its figures, decoded by the PM stage, into the slot.
  *
- * The ring has one slot more than max_pending. A new interval is decoded
- * into that spare slot first, so a damaged first part leaves nothing to
- * undo, and the oldest interval is evicted only once the new one is good.
+ * The ring has one slot more than max_pending. A new interval goes into
+ * that spare slot first, so a damaged first part leaves nothing to undo,
+ * and the oldest interval is evicted only once the new one is good.
  *
  * Rules the header leaves open:
  * - horizon counts every part offered to reasm_part, damaged or duplicate
@@ -69,7 +69,6 @@ struct reasm {
 	struct bucket *index;    /* a power of two, at least 2 * nslots */
 	size_t index_mask;
 	uint64_t parts_seen;
-	const uint64_t *last_values; /* of the interval the last part went into */
 	int limit_reported;
 };
 
@@ -87,26 +86,26 @@ mix(uint64_t x)
 }
 
 static uint32_t
-key_hash(uint32_t source, const struct pm_header *h)
+key_hash(const struct pm_part *p)
 {
-	uint64_t x = mix((uint64_t)h->sdate << 32 | h->stime);
-	x = mix(x ^ ((uint64_t)h->edate << 32 | h->etime));
-	return (uint32_t)mix(x ^ source);
+	uint64_t x = mix((uint64_t)p->sdate << 32 | p->stime);
+	x = mix(x ^ ((uint64_t)p->edate << 32 | p->etime));
+	return (uint32_t)mix(x ^ p->source);
 }
 
 static int
-same_key(const struct interval *iv, uint32_t source, const struct pm_header *h)
+same_key(const struct interval *iv, const struct pm_part *p)
 {
-	return iv->stime == h->stime && iv->etime == h->etime &&
-	       iv->sdate == h->sdate && iv->edate == h->edate &&
-	       iv->source == source;
+	return iv->stime == p->stime && iv->etime == p->etime &&
+	       iv->sdate == p->sdate && iv->edate == p->edate &&
+	       iv->source == p->source;
 }
 
 /* The slot holding the key, or NO_SLOT; *at is its bucket, or the empty
  * bucket where it would go. */
 static uint32_t
-index_find(const struct reasm *r, uint32_t hash, uint32_t source,
-           const struct pm_header *h, size_t *at)
+index_find(const struct reasm *r, uint32_t hash, const struct pm_part *p,
+           size_t *at)
 {
 	size_t b = hash & r->index_mask;
 
@@ -114,7 +113,7 @@ index_find(const struct reasm *r, uint32_t hash, uint32_t source,
 		const struct bucket *e = &r->index[b];
 		if (e->slot == NO_SLOT)
 			break;
-		if (e->hash == hash && same_key(&r->slots[e->slot].iv, source, h))
+		if (e->hash == hash && same_key(&r->slots[e->slot].iv, p))
 			break;
 	}
 	*at = b;
@@ -187,6 +186,21 @@ report_incomplete(struct reasm *r, const struct slot *s)
 	r->diag->file = current;
 }
 
+/* Fields of parts that never came must read as 0, whatever the slot held
+ * before; cleared when the interval goes out, so that a whole interval,
+ * nearly every one, costs no clearing. Only parts' figures are ever
+ * written into a slot: the rest stays as calloc left it. */
+static void
+clear_missing_parts(const struct reasm *r, struct interval *iv)
+{
+	const struct pmint *pm = r->pm;
+
+	for (unsigned q = 1; q <= pm->nparts; q++)
+		if (!(iv->parts & 1u << q))
+			memset(iv->v + pm->items_first[q], 0,
+			       (pm->items_end[q] - pm->items_first[q]) * sizeof iv->v[0]);
+}
+
 /* The head goes out, unless its time is covered already: then the
  * coverage has counted and said it, and no report sees it. */
 static void
@@ -194,6 +208,9 @@ emit_head(struct reasm *r)
 {
 	struct slot *s = &r->slots[r->head];
 	bool complete = s->iv.parts == r->all_parts;
+
+	if (!complete)
+		clear_missing_parts(r, &s->iv);
 
 	if (s->indexed)
 		index_remove(r, (uint32_t)r->head, s->hash);
@@ -225,74 +242,82 @@ drain(struct reasm *r)
 }
 
 static pm_status
-report_duplicate(struct reasm *r, const struct pm_header *h, int64_t start,
-                 int64_t end, uint64_t offset, uint64_t first)
+report_duplicate(struct reasm *r, const struct pm_part *p, int64_t start,
+                 int64_t end, uint64_t first)
 {
 	char from[TZONE_TEXT], to[TZONE_TEXT];
 
 	tzone_format(r->zone, start, from);
 	tzone_format(r->zone, end, to);
 	r->tally->duplicate_parts++;
-	diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)offset,
-	        "part %u of interval %s to %s, first copy at offset %llu", h->seq,
+	diag_at(r->diag, PM_E_DUPLICATE_PART, (int64_t)p->offset,
+	        "part %u of interval %s to %s, first copy at offset %llu", p->seq,
 	        from, to, (unsigned long long)first);
 	return PM_E_DUPLICATE_PART;
 }
 
 /* Whether the part is one the interval has already. */
 static bool
-has_part(const struct reasm *r, const struct slot *s, const struct pm_header *h)
+has_part(const struct reasm *r, const struct slot *s, const struct pm_part *p)
 {
-	return h->seq <= r->pm->nparts && (s->iv.parts & 1u << h->seq);
+	return p->seq <= r->pm->nparts && (s->iv.parts & 1u << p->seq);
+}
+
+/* Whether the part's figures were read, so that it can be taken. */
+static bool
+decoded(const struct pm_part *p)
+{
+	return p->decoded == PM_OK || p->decoded == PM_E_LONG_PART;
+}
+
+/* The part's figures into the interval: only copied, read once before, as
+ * one block; the PM stage writes nothing but figures into it. */
+static void
+copy_figures(const struct reasm *r, struct interval *iv, const struct pm_part *p)
+{
+	size_t first = r->pm->items_first[p->seq], end = r->pm->items_end[p->seq];
+
+	memcpy(iv->v + first, p->v + first, (end - first) * sizeof iv->v[0]);
 }
 
 static pm_status
-add_part(struct reasm *r, struct slot *s, const struct pm_header *h,
-         struct span rec, uint64_t offset)
+add_part(struct reasm *r, struct slot *s, const struct pm_part *p)
 {
 	struct interval *iv = &s->iv;
-	pm_status st;
 
-	if (has_part(r, s, h))
-		return report_duplicate(r, h, iv->start, iv->end, offset,
-		                        s->part_offset[h->seq]);
-	st = pm_part_decode(r->pm, h, rec, iv->v);
-	if (st == PM_OK || st == PM_E_LONG_PART) {
-		iv->parts |= 1u << h->seq;
-		s->part_offset[h->seq] = offset;
-		r->last_values = iv->v;
+	if (has_part(r, s, p))
+		return report_duplicate(r, p, iv->start, iv->end,
+		                        s->part_offset[p->seq]);
+	if (decoded(p)) {
+		copy_figures(r, iv, p);
+		iv->parts |= 1u << p->seq;
+		s->part_offset[p->seq] = p->offset;
 	}
-	return st;
+	return p->decoded;
 }
 
 static pm_status
-new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
-             const struct pm_header *h, int64_t start, int64_t end,
-             struct span rec, uint64_t offset)
+new_interval(struct reasm *r, uint32_t hash, size_t bucket,
+             const struct pm_part *p)
 {
 	size_t tail = ring_at(r, r->count);
 	struct slot *s = &r->slots[tail];
 	struct interval *iv = &s->iv;
-	pm_status st;
 
-	/* Fields of parts that never come must read as 0, whatever the slot
-	 * held before. */
-	memset(iv->v, 0, r->pm->lay.nfields * sizeof iv->v[0]);
-	st = pm_part_decode(r->pm, h, rec, iv->v);
-	if (st != PM_OK && st != PM_E_LONG_PART)
-		return st;
-	iv->source = source;
-	iv->sdate = h->sdate;
-	iv->stime = h->stime;
-	iv->edate = h->edate;
-	iv->etime = h->etime;
-	iv->start = start;
-	iv->end = end;
-	iv->parts = 1u << h->seq;
-	iv->offset = offset;
-	r->last_values = iv->v;
+	if (!decoded(p))
+		return p->decoded;
+	copy_figures(r, iv, p);
+	iv->source = p->source;
+	iv->sdate = p->sdate;
+	iv->stime = p->stime;
+	iv->edate = p->edate;
+	iv->etime = p->etime;
+	iv->start = p->start;
+	iv->end = p->end;
+	iv->parts = 1u << p->seq;
+	iv->offset = p->offset;
 	s->first_part = r->parts_seen;
-	s->part_offset[h->seq] = offset;
+	s->part_offset[p->seq] = p->offset;
 	s->file = r->diag->file;
 	s->hash = hash;
 	s->indexed = true;
@@ -300,13 +325,13 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket, uint32_t source,
 	r->index[bucket].hash = hash;
 	if (++r->count > r->max_pending) {
 		if (!r->limit_reported) {
-			diag_at(r->diag, PM_E_PENDING_LIMIT, (int64_t)offset,
+			diag_at(r->diag, PM_E_PENDING_LIMIT, (int64_t)p->offset,
 			        "%zu intervals waiting for parts", r->max_pending);
 			r->limit_reported = 1;
 		}
 		emit_head(r);
 	}
-	return st;
+	return p->decoded;
 }
 
 /* Buckets of the index for nslots. */
@@ -331,21 +356,20 @@ reasm_memory(size_t max_pending)
 	       nindex * sizeof(struct bucket);
 }
 
-struct reasm *
-reasm_open(const struct pmint *pm, const struct reasm_opts *o,
-           interval_fn emit, void *ctx, struct diag *d, struct tally *t,
-           pm_status *st)
+pm_status
+reasm_open(struct reasm **out, const struct pmint *pm,
+           const struct reasm_opts *o, interval_fn emit, void *ctx,
+           struct diag *d, struct tally *t)
 {
 	struct reasm *r;
 	size_t nindex;
 
-	*st = PM_E_PENDING_MEMORY;
+	*out = NULL;
 	if (o->max_pending > REASM_MAX_PENDING)
-		return NULL;
-	*st = PM_E_NOMEM;
+		return PM_E_PENDING_MEMORY;
 	r = calloc(1, sizeof *r);
 	if (r == NULL)
-		return NULL;
+		return PM_E_NOMEM;
 	r->pm = pm;
 	r->emit = emit;
 	r->ctx = ctx;
@@ -355,81 +379,64 @@ reasm_open(const struct pmint *pm, const struct reasm_opts *o,
 	r->tally = t;
 	r->max_pending = o->max_pending ? o->max_pending : 1;
 	r->horizon = o->horizon;
-	r->all_parts = reasm_all_parts(r);
+	r->all_parts = pmint_all_parts(pm);
 	r->nslots = r->max_pending + 1;
 	nindex = index_size(r->nslots);
 	r->index_mask = nindex - 1;
 	r->slots = calloc(r->nslots, sizeof *r->slots);
 	r->index = calloc(nindex, sizeof *r->index);
 	if (r->slots == NULL || r->index == NULL) {
-		*st = PM_E_PENDING_MEMORY;
 		reasm_close(r);
-		return NULL;
+		return PM_E_PENDING_MEMORY;
 	}
 	for (size_t i = 0; i < nindex; i++)
 		r->index[i].slot = NO_SLOT;
-	*st = PM_OK;
-	return r;
+	*out = r;
+	return PM_OK;
 }
 
 /* The newest waiting interval, when it has the key: the parts of an
  * interval mostly come together, so most parts are found without a hash
  * and a probe. NO_SLOT otherwise. */
 static uint32_t
-newest(const struct reasm *r, uint32_t source, const struct pm_header *h)
+newest(const struct reasm *r, const struct pm_part *p)
 {
 	size_t tail;
 
 	if (r->count == 0)
 		return NO_SLOT;
 	tail = ring_at(r, r->count - 1);
-	return same_key(&r->slots[tail].iv, source, h) ? (uint32_t)tail : NO_SLOT;
+	return same_key(&r->slots[tail].iv, p) ? (uint32_t)tail : NO_SLOT;
 }
 
 pm_status
-reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
-           int64_t start, int64_t end, struct span rec, uint64_t offset)
+reasm_part(struct reasm *r, const struct pm_part *p)
 {
-	uint32_t hash = 0, slot = newest(r, source, h);
+	uint32_t hash = 0, slot = newest(r, p);
 	size_t bucket = 0;
 	pm_status st;
 
 	if (slot == NO_SLOT) {
-		hash = key_hash(source, h);
-		slot = index_find(r, hash, source, h, &bucket);
+		hash = key_hash(p);
+		slot = index_find(r, hash, p, &bucket);
 	}
 	r->parts_seen++;
-	r->last_values = NULL;
 	if (slot != NO_SLOT && r->slots[slot].iv.parts == r->all_parts &&
-	    has_part(r, &r->slots[slot], h)) {
+	    has_part(r, &r->slots[slot], p)) {
 		/* the next copy of a whole interval takes its key */
 		hash = r->slots[slot].hash;
-		(void)index_find(r, hash, source, h, &bucket);
+		(void)index_find(r, hash, p, &bucket);
 		r->slots[slot].indexed = false;
-		st = new_interval(r, hash, bucket, source, h, start, end, rec,
-		                  offset);
-		if (st != PM_OK && st != PM_E_LONG_PART)
+		st = new_interval(r, hash, bucket, p);
+		if (!decoded(p))
 			r->slots[slot].indexed = true;
 	} else if (slot != NO_SLOT) {
-		st = add_part(r, &r->slots[slot], h, rec, offset);
+		st = add_part(r, &r->slots[slot], p);
 	} else {
-		st = new_interval(r, hash, bucket, source, h, start, end, rec,
-		                  offset);
+		st = new_interval(r, hash, bucket, p);
 	}
 	drain(r);
 	return st;
-}
-
-const uint64_t *
-reasm_values(const struct reasm *r)
-{
-	return r->last_values;
-}
-
-unsigned
-reasm_all_parts(const struct reasm *r)
-{
-	return ((1u << (r->pm->nparts + 1)) - 1) & ~1u;
 }
 
 void

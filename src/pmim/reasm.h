@@ -51,31 +51,22 @@ struct reasm;
 /* The bytes reasm_open allocates for max_pending intervals. */
 uint64_t reasm_memory(size_t max_pending);
 
-/* NULL, with *st PM_E_PENDING_MEMORY when the memory max_pending asks for
- * (more than REASM_MAX_PENDING, or what the system refused) cannot be had,
- * PM_E_NOMEM when the rest cannot. */
-struct reasm *reasm_open(const struct pmint *pm, const struct reasm_opts *o,
-                         interval_fn emit, void *ctx, struct diag *d,
-                         struct tally *t, pm_status *st);
+/* Open a reassembler into *out. PM_E_PENDING_MEMORY when the memory
+ * max_pending asks for (more than REASM_MAX_PENDING, or what the system
+ * refused) cannot be had, PM_E_NOMEM when the rest cannot; *out is then
+ * NULL. */
+pm_status reasm_open(struct reasm **out, const struct pmint *pm,
+                     const struct reasm_opts *o, interval_fn emit, void *ctx,
+                     struct diag *d, struct tally *t);
 
-/* Take one interval part: h is its header (already read), start and end
- * its stamps, rec the whole PM record. Decodes the part's fields into the
- * interval. A part already present is reported as a duplicate (first copy
- * kept; a part of a waiting interval that has every part starts its next
- * copy). Returns the status of the part's decoding: PM_E_SHORT_PART or
- * PM_E_BAD_SEQUENCE (part not taken; the caller reports it), PM_E_LONG_PART
- * (part taken), or PM_E_DUPLICATE_PART (part dropped; already reported and
- * counted here, the caller must not report it again). */
-pm_status reasm_part(struct reasm *r, uint32_t source, const struct pm_header *h,
-                     int64_t start, int64_t end, struct span rec,
-                     uint64_t offset);
-
-/* The field values of the interval the last part went into, valid until
- * the next call to reasm_part; NULL when that part was not taken. */
-const uint64_t *reasm_values(const struct reasm *r);
-
-/* The whole-set mask of parts, e.g. 0xE for parts 1, 2 and 3. */
-unsigned reasm_all_parts(const struct reasm *r);
+/* Take one interval part, decoded by the PM stage: only assembled here. A
+ * part already present is reported as a duplicate (first copy kept; a part
+ * of a waiting interval that has every part starts its next copy). Returns
+ * PM_E_DUPLICATE_PART (part dropped; already reported and counted here, the
+ * caller must not report it again), else the part's p->decoded:
+ * PM_E_SHORT_PART (part not taken, no figures; the caller reports it; it
+ * still counts toward the horizon), PM_E_LONG_PART or PM_OK (part taken). */
+pm_status reasm_part(struct reasm *r, const struct pm_part *p);
 
 /* Emit every interval still waiting, in order (incomplete ones reported). */
 void reasm_finish(struct reasm *r);

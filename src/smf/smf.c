@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "core/ebcdic.h"
-#include "pmim/pmtime.h"
 #include "smf/smf.h"
 
 /* How far past the SMF header the first PM record may start: the product
@@ -40,17 +39,17 @@ struct smf_reader {
 	uint32_t last_source;
 };
 
-struct smf_reader *
-smf_open(const struct smf_opts *o, const struct pmint *pm,
-         const struct smfhdr *hdr, struct sources *src, struct diag *d,
-         pm_status *st)
+pm_status
+smf_open(struct smf_reader **out, const struct smf_opts *o,
+         const struct pmint *pm, const struct smfhdr *hdr, struct sources *src,
+         struct diag *d)
 {
 	struct smf_reader *r = calloc(1, sizeof *r);
+	pm_status st;
 
-	if (!r) {
-		*st = PM_E_NOMEM;
-		return NULL;
-	}
+	*out = NULL;
+	if (!r)
+		return PM_E_NOMEM;
 	r->o = *o;
 	r->pm = pm;
 	r->hdr = hdr;
@@ -58,11 +57,12 @@ smf_open(const struct smf_opts *o, const struct pmint *pm,
 	r->diag = d;
 	r->last_offset = -1;
 	r->dump_header_at = -1;
-	if ((*st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
+	if ((st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
-		return NULL;
+		return st;
 	}
-	return r;
+	*out = r;
+	return PM_OK;
 }
 
 void
@@ -88,31 +88,11 @@ smf_want(const uint8_t *head, size_t head_len, void *ctx)
 static bool
 chain_fits(const struct smf_reader *r, struct span rec, size_t off)
 {
-	const struct pmint *pm = r->pm;
-	size_t n = 0;
+	size_t n = 0, len;
 
-	while (off < rec.len) {
-		struct span rest = span_sub(rec, off, rec.len - off);
-		struct pm_header h;
-		size_t len;
-		unsigned type;
-
-		if (pm_peek(pm, rest, &len, &type) != PM_OK || len < pm_min_len(r->pm) ||
-		    len > rest.len || type == 0 || type > PM_TYPE_PLAUSIBLE)
+	for (; off < rec.len; off += len, n++)
+		if (!pmint_record_plausible(r->pm, span_sub(rec, off, rec.len - off), &len))
 			return false;
-		if (type == pm->interval_type) {
-			if (pm_header_read(pm, span_sub(rest, 0, len), &h) != PM_OK ||
-			    h.seq == 0 || h.seq > pm->nparts || h.version == 0)
-				return false;
-		} else {
-			uint8_t seq;
-			if (!be_u8(rest, pm->lay.fields[pm->f_seq].offset, &seq) ||
-			    seq > PM_SEQ_PLAUSIBLE)
-				return false;
-		}
-		off += len;
-		n++;
-	}
 	return n > 0;
 }
 
@@ -141,15 +121,7 @@ find_pm_offset(struct smf_reader *r, struct span rec, size_t hdr_len)
 static bool
 damaged_length_at(const struct smf_reader *r, struct span rest, size_t room)
 {
-	size_t len;
-	unsigned type;
-	uint8_t seq;
-
-	return room >= pm_min_len(r->pm) &&
-	       pm_peek(r->pm, rest, &len, &type) == PM_OK && type >= 1 &&
-	       type <= PM_TYPE_PLAUSIBLE &&
-	       be_u8(rest, r->pm->lay.fields[r->pm->f_seq].offset, &seq) &&
-	       seq <= PM_SEQ_PLAUSIBLE;
+	return room >= pmint_min_len(r->pm) && pmint_type_plausible(r->pm, rest);
 }
 
 /* Whether a PM record could start at off, before the chain found at
@@ -166,8 +138,8 @@ pm_record_starts(const struct smf_reader *r, struct span rec, size_t off,
 	size_t len;
 	unsigned type;
 
-	return (pm_peek(r->pm, rest, &len, &type) == PM_OK &&
-	        len >= pm_min_len(r->pm) && len <= rest.len) ||
+	return (pmint_peek(r->pm, rest, &len, &type) == PM_OK &&
+	        len >= pmint_min_len(r->pm) && len <= rest.len) ||
 	       damaged_length_at(r, rest, chain_at - off);
 }
 
@@ -177,19 +149,7 @@ pm_record_starts(const struct smf_reader *r, struct span rec, size_t off,
 static bool
 interval_header_at(const struct smf_reader *r, struct span rec, size_t off)
 {
-	const struct pmint *pm = r->pm;
-	struct span rest = span_sub(rec, off, rec.len - off);
-	struct pm_header h;
-	size_t len;
-	unsigned type;
-	int year, yday;
-
-	return pm_peek(pm, rest, &len, &type) == PM_OK &&
-	       type == pm->interval_type && pm_header_read(pm, rest, &h) == PM_OK &&
-	       h.seq >= 1 && h.seq <= pm->nparts &&
-	       h.version == pm->current_version &&
-	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
-	       pdate_decode(h.edate, &year, &yday) == PM_OK;
+	return pmint_interval_header_at(r->pm, span_sub(rec, off, rec.len - off));
 }
 
 /* Where PM records were lost before the chain found at off, or -1: where

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "core/diag.h"
-#include "pmim/dispatch.h"
+#include "pmim/pm_stage.h"
 #include "smf/framing.h"
 #include "pmim/pmint.h"
 #include "smf/smfhdr.h"
@@ -34,9 +34,11 @@ struct smf_opts {
 
 struct smf_reader;
 
-struct smf_reader *smf_open(const struct smf_opts *o, const struct pmint *pm,
-                            const struct smfhdr *hdr, struct sources *src,
-                            struct diag *d, pm_status *st);
+/* Open the SMF stage into *out; why not (no memory, an unknown code page)
+ * otherwise, *out NULL. */
+pm_status smf_open(struct smf_reader **out, const struct smf_opts *o,
+                   const struct pmint *pm, const struct smfhdr *hdr,
+                   struct sources *src, struct diag *d);
 
 /* For the framer: keep only records of the selected type. ctx: smf_reader. */
 bool smf_want(const uint8_t *head, size_t head_len, void *ctx);

@@ -10,11 +10,11 @@ static pm_status
 need(const struct smfhdr *h, const char *name, const struct cb_field **f,
      char *err, size_t errlen)
 {
-	if ((*f = layout_field(&h->lay, name)) == NULL) {
-		snprintf(err, errlen, "SMF header: field %s not found", name);
-		return PM_E_LAYOUT;
-	}
-	return PM_OK;
+	int i;
+	pm_status st = layout_need_field(&h->lay, name, &i, err, errlen);
+
+	*f = st == PM_OK ? &h->lay.fields[i] : NULL;
+	return st;
 }
 
 pm_status
@@ -23,19 +23,21 @@ smfhdr_load(struct smfhdr *h, char *err, size_t errlen)
 	long std_len, ext_len;
 	pm_status st;
 
-	if ((st = layout_parse(smfhdr_listing, &h->lay, err, errlen)) != PM_OK ||
+	if ((st = layout_parse(smfhdr_listing, "(built-in)/smfhdr.lst", NULL, NULL,
+	                       &h->lay, err, errlen)) != PM_OK ||
+	    (st = need(h, "SMFLEN", &h->len, err, errlen)) != PM_OK ||
+	    (st = need(h, "SMFSEG", &h->seg, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFFLG", &h->flg, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFRTY", &h->rty, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFTME", &h->tme, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFDTE", &h->dte, err, errlen)) != PM_OK ||
-	    (st = need(h, "SMFSID", &h->sid, err, errlen)) != PM_OK)
+	    (st = need(h, "SMFSID", &h->sid, err, errlen)) != PM_OK ||
+	    (st = need(h, "SMFSSI", &h->ssi, err, errlen)) != PM_OK ||
+	    (st = need(h, "SMFSTY", &h->sty, err, errlen)) != PM_OK ||
+	    (st = layout_need_equate(&h->lay, "SMFHDRLN", &std_len, err, errlen)) != PM_OK ||
+	    (st = layout_need_equate(&h->lay, "SMFXHDLN", &ext_len, err, errlen)) != PM_OK ||
+	    (st = layout_need_equate(&h->lay, "SMF$STY", &h->ext_flag, err, errlen)) != PM_OK)
 		return st;
-	if (!layout_equate(&h->lay, "SMFHDRLN", &std_len) ||
-	    !layout_equate(&h->lay, "SMFXHDLN", &ext_len) ||
-	    !layout_equate(&h->lay, "SMF$STY", &h->ext_flag)) {
-		snprintf(err, errlen, "SMF header: SMFHDRLN, SMFXHDLN or SMF$STY missing");
-		return PM_E_LAYOUT;
-	}
 	h->std_len = (size_t)std_len;
 	h->ext_len = (size_t)ext_len;
 	return PM_OK;

@@ -11,9 +11,12 @@
 #include "core/copybook.h"
 #include "core/status.h"
 
+/* The reader and the generator (src/gen/) alike bind it here. */
 struct smfhdr {
 	struct layout lay;
+	const struct cb_field *len, *seg; /* the RDW */
 	const struct cb_field *flg, *rty, *tme, *dte, *sid;
+	const struct cb_field *ssi, *sty; /* with subtypes */
 	size_t std_len;    /* SMFHDRLN: the standard header */
 	size_t ext_len;    /* SMFXHDLN: with subtypes, when flg has ext_flag */
 	long ext_flag;     /* SMF$STY */

@@ -53,7 +53,7 @@ fuzz_run(const struct pipeline_opts *o, const uint8_t *buf, size_t len,
 	if (sources_init(&src, o->max_sources) != PM_OK)
 		abort();
 	ctx = h->open ? h->open(&src) : &src;
-	if (!(p = pipeline_open(o, &fuzz_pm, &src, h->emit, ctx, &d, &st)))
+	if ((st = pipeline_open(&p, o, &fuzz_pm, &src, h->emit, ctx, &d)) != PM_OK)
 		abort();
 	input_from_memory(&in, "fuzz", buf, len, chunk);
 	(void)pipeline_read(p, &in);

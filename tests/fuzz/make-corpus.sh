@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report"
+mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -76,6 +76,9 @@ cp "$tmp/pm" "$out/pm/stream"
 
 # rptdef: the built-in definitions
 cp "$top"/reports/*.rpt "$out/rptdef/"
+
+# copybook: the listings
+cp "$top"/copybooks/*.lst "$out/copybook/"
 
 # report: the first byte (octal here) chooses the report (byte % 5: waits,
 # cpu, tasks, intervals, summary) and the grouping (byte / 5 % 4: total,

@@ -148,7 +148,7 @@ START_TEST(smf_header_layout)
 	struct layout lay;
 	char err[128];
 	long v;
-	ck_assert_int_eq(layout_parse(smfhdr_listing, &lay, err, sizeof err), PM_OK);
+	ck_assert_int_eq(layout_parse(smfhdr_listing, NULL, NULL, NULL, &lay, err, sizeof err), PM_OK);
 	ck_assert_uint_eq(layout_field(&lay, "SMFRTY")->offset, 5);
 	ck_assert_uint_eq(layout_field(&lay, "SMFSID")->offset, 14);
 	ck_assert_uint_eq(layout_field(&lay, "SMFSID")->length, 4);
@@ -162,15 +162,46 @@ START_TEST(bad_listings)
 {
 	static struct layout lay;
 	char err[128];
-	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", &lay, err, sizeof err),
+	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", NULL, NULL, NULL, &lay, err, sizeof err),
 	                 PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 2: cannot read DS operand 'Q9'");
-	ck_assert_int_eq(layout_parse("000000 A DS F\n000004 A DS F\n", &lay, err, sizeof err),
+	ck_assert_int_eq(layout_parse("000000 A DS F\n000004 A DS F\n", NULL, NULL, NULL, &lay, err, sizeof err),
 	                 PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 2: field defined twice 'A'");
-	ck_assert_int_eq(layout_parse("just prose\n", &lay, err, sizeof err), PM_E_LAYOUT);
-	ck_assert_int_eq(layout_parse("000000 A FOO F\n", &lay, err, sizeof err), PM_E_LAYOUT);
+	ck_assert_int_eq(layout_parse("just prose\n", NULL, NULL, NULL, &lay, err, sizeof err), PM_E_LAYOUT);
+	ck_assert_int_eq(layout_parse("000000 A FOO F\n", NULL, NULL, NULL, &lay, err, sizeof err), PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 1: unknown statement 'FOO'");
+}
+END_TEST
+
+/* The parser knows no PMIM: without a binding's comment hook, SEQ#=
+ * comments start no part and no field gets units; with pmint_bind they do,
+ * and its errors name the listing. */
+START_TEST(conventions_are_the_binding_s)
+{
+	static struct layout lay;
+	static struct pmint bound;
+	char err[160];
+
+	ck_assert_int_eq(layout_parse(pmintds_listing, "x.lst", NULL, NULL, &lay, err,
+	                              sizeof err), PM_OK);
+	ck_assert_uint_eq(lay.nparts, 1);
+	ck_assert_uint_eq(lay.nbuckets, 0);
+	ck_assert_int_eq(layout_field(&lay, "INTDBIRT")->units, CB_UNITS_NONE);
+	ck_assert_int_eq(pmint_bind(&bound, pmintds_listing, "x.lst", err, sizeof err),
+	                 PM_OK);
+	ck_assert_uint_eq(bound.nparts, 3);
+	ck_assert_int_eq(layout_field(&bound.lay, "INTDBIRT")->units, CB_UNITS_TIME_E4);
+	pmint_free(&bound);
+	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", "x.lst", NULL,
+	                              NULL, &lay, err, sizeof err), PM_E_LAYOUT);
+	ck_assert_str_eq(err, "x.lst:2: cannot read DS operand 'Q9'");
+	ck_assert_int_eq(pmint_bind(&bound, "* SEQ#=9\n000000 A DS F\n", "y.lst", err,
+	                            sizeof err), PM_E_LAYOUT);
+	ck_assert_str_eq(err, "y.lst:1: part number out of range");
+	ck_assert_int_eq(pmint_bind(&bound, "000000 #PMINT DSECT\n000000 INTLEN DS H\n",
+	                            "z.lst", err, sizeof err), PM_E_LAYOUT);
+	ck_assert_str_eq(err, "z.lst: field INTRTYPE not found");
 }
 END_TEST
 
@@ -181,6 +212,7 @@ unit_suite(void)
 	TCase *tc = tcase_create("pmintds");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, header_length);
+	tcase_add_test(tc, conventions_are_the_binding_s);
 	tcase_add_test(tc, part_lengths);
 	tcase_add_test(tc, max_length);
 	tcase_add_test(tc, buckets);

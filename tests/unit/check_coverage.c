@@ -36,7 +36,7 @@ h_open(struct harness *t, size_t max_ranges)
 	ck_assert_int_eq(sources_init(&t->names, 4), PM_OK);
 	ck_assert_int_eq(sources_intern(&t->names, "SYSA", 4, &id), PM_OK);
 	ck_assert_int_eq(sources_intern(&t->names, "SYSB", 4, &id), PM_OK);
-	t->c = coverage_open(&o, &t->names, &t->diag, &t->tally);
+	ck_assert_int_eq(coverage_open(&t->c, &o, &t->names, &t->diag, &t->tally), PM_OK);
 	ck_assert_ptr_nonnull(t->c);
 }
 

@@ -145,8 +145,8 @@ records(void)
 	if (rs.pm_length == NULL) {
 		ck_assert_int_eq(pmint_load(&pm, err, sizeof err), PM_OK);
 		ck_assert_int_eq(smfhdr_load(&hdr, err, sizeof err), PM_OK);
-		rs.pm_length = pm_record_length;
-		rs.pm_peek = pm_peek_len(&pm);
+		rs.pm_length = pmint_record_length;
+		rs.pm_peek = pmint_peek_len(&pm);
 		rs.pm_ctx = &pm;
 		rs.smf_header = smfhdr_plausible;
 		rs.smf_ctx = &hdr;

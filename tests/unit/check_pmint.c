@@ -55,14 +55,14 @@ START_TEST(header)
 	uint8_t r[0xF0];
 	struct pm_header h;
 	size_t n = part1(r);
-	ck_assert_int_eq(pm_header_read(&pm, span_make(r, n), &h), PM_OK);
+	ck_assert_int_eq(pmint_header_read(&pm, span_make(r, n), &h), PM_OK);
 	ck_assert_uint_eq(h.length, 0xF0);
 	ck_assert_uint_eq(h.type, 5);
 	ck_assert_uint_eq(h.seq, 1);
 	ck_assert_uint_eq(h.version, 1);
 	ck_assert_uint_eq(h.sdate, 0x0126334F);
 	ck_assert_uint_eq(h.etime, 45000000);
-	ck_assert_int_eq(pm_header_read(&pm, span_make(r, 0x1B), &h), PM_E_SHORT_PART);
+	ck_assert_int_eq(pmint_header_read(&pm, span_make(r, 0x1B), &h), PM_E_SHORT_PART);
 }
 END_TEST
 
@@ -71,8 +71,8 @@ START_TEST(part1_fields)
 	uint8_t r[0xF0];
 	struct pm_header h;
 	size_t n = part1(r);
-	ck_assert_int_eq(pm_header_read(&pm, span_make(r, n), &h), PM_OK);
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, n), values), PM_OK);
+	ck_assert_int_eq(pmint_header_read(&pm, span_make(r, n), &h), PM_OK);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, n), values), PM_OK);
 	ck_assert_uint_eq(value_of("INT#TSTR"), 1234);
 	ck_assert_uint_eq(value_of("INT#TEND"), 1230);
 	ck_assert_uint_eq(value_of("INTTIMSY"), 98765);
@@ -91,7 +91,7 @@ START_TEST(part3_tod)
 	put_be(r + 0x20, 8, 0x0000123456789ABCULL); /* INTSYTI */
 	put_be(r + 0x30, 8, 4096000000ULL);         /* INTZPTI: one second */
 	put_be(r + 0x48, 8, 0xFFFFFFFFFFFFFFFFULL); /* INTENTI */
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, sizeof r), values), PM_OK);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, sizeof r), values), PM_OK);
 	ck_assert_uint_eq(value_of("INTSYTI"), 0x0000123456789ABCULL);
 	ck_assert_uint_eq(value_of("INTZPTI"), 4096000000ULL);
 	ck_assert_uint_eq(value_of("INTENTI"), 0xFFFFFFFFFFFFFFFFULL);
@@ -104,20 +104,20 @@ START_TEST(lengths)
 	struct pm_header h = { 0xF4, 5, 2, 1, 0, 0, 0, 0 };
 	memset(r, 0, sizeof r);
 	put_be(r + 0xF0, 4, 77);                   /* INTXLI#, part 2's last field */
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0xF4), values), PM_OK);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0xF4), values), PM_OK);
 	ck_assert_uint_eq(value_of("INTXLI#"), 77);
 	/* one byte short of X'F4': damaged, nothing decoded */
 	memset(values, 0, sizeof values);
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0xF3), values), PM_E_SHORT_PART);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0xF3), values), PM_E_SHORT_PART);
 	ck_assert_uint_eq(value_of("INTXLI#"), 0);
 	/* longer than the layout: known fields decoded, and said */
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_LONG_PART);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_LONG_PART);
 	ck_assert_uint_eq(value_of("INTXLI#"), 77);
 	/* unknown part */
 	h.seq = 4;
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
 	h.seq = 0;
-	ck_assert_int_eq(pm_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
 }
 END_TEST
 
@@ -126,10 +126,10 @@ START_TEST(peek)
 	uint8_t r[3] = { 0x00, 0x40, 0x07 };
 	size_t len;
 	unsigned type;
-	ck_assert_int_eq(pm_peek(&pm, span_make(r, 3), &len, &type), PM_OK);
+	ck_assert_int_eq(pmint_peek(&pm, span_make(r, 3), &len, &type), PM_OK);
 	ck_assert_uint_eq(len, 0x40);
 	ck_assert_uint_eq(type, 7);
-	ck_assert_int_eq(pm_peek(&pm, span_make(r, 2), &len, &type), PM_E_PM_LENGTH);
+	ck_assert_int_eq(pmint_peek(&pm, span_make(r, 2), &len, &type), PM_E_PM_LENGTH);
 }
 END_TEST
 

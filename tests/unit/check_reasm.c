@@ -89,7 +89,7 @@ h_open(struct harness *t, size_t max_pending, uint64_t horizon, size_t cap)
 	ck_assert_ptr_nonnull(t->seen);
 	t->cap = cap;
 	t->next_offset = BASE_OFFSET;
-	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally, &st);
+	st = reasm_open(&t->r, &pm, &o, on_interval, t, &t->diag, &t->tally);
 	ck_assert_ptr_nonnull(t->r);
 	ck_assert_int_eq(st, PM_OK);
 }
@@ -112,10 +112,12 @@ h_open_covered(struct harness *t, size_t max_pending, uint64_t horizon, size_t c
 	h_open(t, max_pending, horizon, cap);
 	reasm_close(t->r);
 	ck_assert_int_eq(sources_init(&t->names, 16), PM_OK);
-	t->cov = o.coverage = coverage_open(&co, &t->names, &t->diag, &t->tally);
+	ck_assert_int_eq(coverage_open(&t->cov, &co, &t->names, &t->diag, &t->tally),
+	                 PM_OK);
+	o.coverage = t->cov;
 	ck_assert_ptr_nonnull(t->cov);
-	t->r = reasm_open(&pm, &o, on_interval, t, &t->diag, &t->tally, &st);
-	ck_assert_ptr_nonnull(t->r);
+	st = reasm_open(&t->r, &pm, &o, on_interval, t, &t->diag, &t->tally);
+	ck_assert_int_eq(st, PM_OK);
 }
 
 static void
@@ -162,7 +164,9 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 {
 	uint8_t buf[REC_MAX] = { 0 };
 	struct span rec = span_make(buf, len);
+	static uint64_t figures[CB_MAX_FIELDS];
 	struct pm_header h;
+	struct pm_part p;
 	int64_t start, end;
 	pm_status st;
 
@@ -185,10 +189,14 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 		put_field(buf, "INTSYTI", 0x0123456700000000ULL + mark);
 		put_field(buf, "INTENTI", mark + 6);
 	}
-	ck_assert_int_eq(pm_header_read(&pm, rec, &h), PM_OK);
+	ck_assert_int_eq(pmint_header_read(&pm, rec, &h), PM_OK);
 	ck_assert_int_eq(pm_stamp(h.sdate, h.stime, 10000, &start), PM_OK);
 	ck_assert_int_eq(pm_stamp(h.edate, h.etime, 10000, &end), PM_OK);
-	st = reasm_part(t->r, source, &h, start, end, rec, t->next_offset);
+	/* decoded as the PM stage does, then handed on */
+	p = (struct pm_part){ source, h.sdate, h.stime, h.edate, h.etime, start, end,
+	                      h.seq, PM_OK, figures, t->next_offset };
+	p.decoded = pmint_part_decode(&pm, &h, rec, figures);
+	st = reasm_part(t->r, &p);
 	t->next_offset += REC_STRIDE;
 	return st;
 }
@@ -239,7 +247,7 @@ START_TEST(test_all_parts)
 	struct harness t;
 
 	h_open(&t, 4, 0, 1);
-	ck_assert_uint_eq(reasm_all_parts(t.r), 0x0E);
+	ck_assert_uint_eq(pmint_all_parts(&pm), 0x0E);
 	h_close(&t);
 }
 END_TEST

@@ -1,11 +1,13 @@
-/* dispatch.h: the PM stage. Takes PM records (from a PM stream, or found in
- * SMF records), counts them in the inventory, and dispatches on INTRTYPE and
- * INTSEQ#: interval parts are decoded into the reassembler; other record
- * types are skipped by their length and counted. An interval record that
- * ends before it starts, or lasts longer than max_interval, is damaged.
- * Accounts each PM record's bytes as used, skipped or damaged. */
-#ifndef DISPATCH_H
-#define DISPATCH_H
+/* pm_stage.h: the PM stage. Takes PM records (from a PM stream, or found in
+ * SMF records), reads each one's header once, counts them in the
+ * inventory, and dispatches on INTRTYPE and INTSEQ#: an interval part is
+ * decoded once into a struct pm_part, handed to the reassembler and
+ * checked; other record types are skipped by their length and counted. An
+ * interval record that ends before it starts, or lasts longer than
+ * max_interval, is damaged. Accounts each PM record's bytes as used,
+ * skipped or damaged. */
+#ifndef PM_STAGE_H
+#define PM_STAGE_H
 
 #include <stdint.h>
 
@@ -30,7 +32,15 @@ struct pm_stage {
 	                              part in this input; INT64_MIN: none */
 	size_t nsources;           /* of last_start */
 	struct date_cache dates;  /* most records repeat the last dates */
+	uint64_t *figures;        /* the part being read, by layout field
+	                             index (pm_stage_init) */
 };
+
+/* Once the first five are set: the buffer a part is decoded into, sized
+ * from the layout. PM_E_NOMEM when it cannot be had. */
+pm_status pm_stage_init(struct pm_stage *s);
+
+void pm_stage_release(struct pm_stage *s);
 
 /* Forget where each source's stream was: a new input begins. */
 void pm_stage_new_input(struct pm_stage *s);

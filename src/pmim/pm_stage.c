@@ -1,7 +1,8 @@
-/* dispatch.c: the PM stage. See dispatch.h. */
+/* pm_stage.c: the PM stage. See pm_stage.h. */
 #include <stdio.h>
+#include <stdlib.h>
 
-#include "pmim/dispatch.h"
+#include "pmim/pm_stage.h"
 #include "pmim/pmtime.h"
 
 static void
@@ -54,12 +55,14 @@ check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
 	bool said = false;
 
 	for (size_t i = 0, n = pm->nbuckets[part]; i < n; i++) {
-		const struct cb_bucket *b = &pm->lay.buckets[pm->buckets[part][i]];
-		uint64_t sum = v[b->sum], high = v[b->high], count = v[b->count];
+		const struct pm_bucket_fields *bf = &pm->buckets[part][i];
+		uint64_t sum = v[bf->sum], high = v[bf->high], count = v[bf->count];
+		const struct cb_bucket *b;
 
 		if (!maybe_implausible(sum, high, count))
 			continue;
 		said = true;
+		b = &pm->lay.buckets[bf->bucket];
 		if (high > sum)
 			diag_at(s->diag, PM_E_IMPLAUSIBLE, (int64_t)offset,
 			        "%s: highest wait %llu exceeds the sum %llu (10**-4 s)",
@@ -104,94 +107,137 @@ to_utc(struct pm_stage *s, uint32_t source, int64_t *start, int64_t *end)
 		*last = *start;
 }
 
+pm_status
+pm_stage_init(struct pm_stage *s)
+{
+	s->figures = calloc(s->pm->lay.nfields, sizeof *s->figures);
+	return s->figures ? PM_OK : PM_E_NOMEM;
+}
+
 void
-pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
-                uint64_t offset)
+pm_stage_release(struct pm_stage *s)
+{
+	free(s->figures);
+	s->figures = NULL;
+}
+
+/* The part's stamps from its dates, in UTC with a zone; false, the record
+ * damaged, when they cannot be an interval's. */
+static bool
+part_times(struct pm_stage *s, struct pm_part *p, size_t bytes)
+{
+	pm_status st;
+
+	if ((st = pm_stamp_cached(&s->dates, p->sdate, p->stime, PM_UNITS_PER_SECOND,
+	                          &p->start)) != PM_OK) {
+		damaged(s, st, p->offset, bytes, "interval start");
+		return false;
+	}
+	if ((st = pm_stamp_cached(&s->dates, p->edate, p->etime, PM_UNITS_PER_SECOND,
+	                          &p->end)) != PM_OK) {
+		damaged(s, st, p->offset, bytes, "interval end");
+		return false;
+	}
+	if (s->zone)
+		to_utc(s, p->source, &p->start, &p->end);
+	if (p->end < p->start) {
+		damaged(s, PM_E_END_BEFORE_START, p->offset, bytes, NULL);
+		return false;
+	}
+	if (p->end - p->start > s->max_interval) {
+		too_long(s, p->offset, bytes, p->end - p->start);
+		return false;
+	}
+	return true;
+}
+
+/* An interval record whose header h was read: its part decoded once into
+ * the stage's figures and handed to reassembly, then checked. The checks
+ * come after reassembly has taken it so that messages keep their order,
+ * and a duplicate part, dropped there, is not checked. */
+static void
+interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
+              uint32_t source, uint64_t offset)
 {
 	const struct pmint *pm = s->pm;
-	struct pm_header h;
-	int64_t start, end;
-	size_t len;
-	unsigned type;
+	struct pm_part p = { source, h->sdate, h->stime, h->edate, h->etime, 0, 0,
+	                     h->seq, PM_OK, s->figures, offset };
 	pm_status st;
-	/* The interval header is read once; a record too short for it still
-	 * shows its length and type. */
-	bool header = pm_header_read(pm, rec, &h) == PM_OK;
 
-	if (header) {
-		type = h.type;
-	} else if (pm_peek(pm, rec, &len, &type) != PM_OK) {
-		damaged(s, PM_E_PM_LENGTH, offset, rec.len, "record too short for a PM header");
-		return;
-	}
-	s->tally->records[KIND_PM][type & 0xff]++;
-	s->tally->bytes[KIND_PM][type & 0xff] += rec.len;
-	if (type != pm->interval_type) {
-		s->tally->skipped += rec.len;
-		return;
-	}
-	if (!header) {
-		damaged(s, PM_E_SHORT_PART, offset, rec.len, "shorter than the interval header");
-		return;
-	}
-	if (h.seq == 0 || h.seq > pm->nparts) {
+	if (h->seq == 0 || h->seq > pm->nparts) {
 		damaged(s, PM_E_BAD_SEQUENCE, offset, rec.len, NULL);
 		return;
 	}
-	if ((st = pm_stamp_cached(&s->dates, h.sdate, h.stime, PM_UNITS_PER_SECOND,
-	                          &start)) != PM_OK) {
-		damaged(s, st, offset, rec.len, "interval start");
+	if (!part_times(s, &p, rec.len))
 		return;
-	}
-	if ((st = pm_stamp_cached(&s->dates, h.edate, h.etime, PM_UNITS_PER_SECOND,
-	                          &end)) != PM_OK) {
-		damaged(s, st, offset, rec.len, "interval end");
-		return;
-	}
-	if (s->zone)
-		to_utc(s, source, &start, &end);
-	if (end < start) {
-		damaged(s, PM_E_END_BEFORE_START, offset, rec.len, NULL);
-		return;
-	}
-	if (end - start > s->max_interval) {
-		too_long(s, offset, rec.len, end - start);
-		return;
-	}
-	st = reasm_part(s->reasm, source, &h, start, end, rec, offset);
-	if (st == PM_E_SHORT_PART || st == PM_E_BAD_SEQUENCE) {
+	p.decoded = pmint_part_decode(pm, h, rec, s->figures);
+	st = reasm_part(s->reasm, &p);
+	if (st == PM_E_SHORT_PART) {
 		damaged(s, st, offset, rec.len, NULL);
 		return;
 	}
 	s->tally->used += rec.len;
 	if (st == PM_E_LONG_PART)
-		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h.seq, rec.len);
-	if (h.version != pm->current_version)
-		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h.version);
-	if (st != PM_E_DUPLICATE_PART &&
-	    check_buckets(s, h.seq, reasm_values(s->reasm), offset))
+		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h->seq, rec.len);
+	if (h->version != pm->current_version)
+		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h->version);
+	if (st != PM_E_DUPLICATE_PART && check_buckets(s, h->seq, s->figures, offset))
 		s->tally->implausible++;
+}
+
+/* One PM record whose header was read once: its length and type, the
+ * rest of it when full. Counted, then skipped or taken as an interval
+ * part. */
+static void
+dispatch(struct pm_stage *s, struct span rec, const struct pm_header *h,
+         bool full, uint32_t source, uint64_t offset)
+{
+	s->tally->records[KIND_PM][h->type & 0xff]++;
+	s->tally->bytes[KIND_PM][h->type & 0xff] += rec.len;
+	if (h->type != s->pm->interval_type) {
+		s->tally->skipped += rec.len;
+		return;
+	}
+	if (!full) {
+		damaged(s, PM_E_SHORT_PART, offset, rec.len, "shorter than the interval header");
+		return;
+	}
+	interval_part(s, rec, h, source, offset);
+}
+
+void
+pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
+                uint64_t offset)
+{
+	struct pm_header h;
+	bool full;
+
+	if (pmint_header_at(s->pm, rec, &h, &full) != PM_OK) {
+		damaged(s, PM_E_PM_LENGTH, offset, rec.len, "record too short for a PM header");
+		return;
+	}
+	dispatch(s, rec, &h, full, source, offset);
 }
 
 size_t
 pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
                uint64_t offset)
 {
-	size_t pos = 0, min_len = pm_min_len(s->pm);
+	size_t pos = 0, min_len = pmint_min_len(s->pm);
 
 	while (pos < buf.len) {
 		struct span rest = span_sub(buf, pos, buf.len - pos);
-		size_t len;
-		unsigned type;
+		struct pm_header h;
+		bool full;
 
-		if (pm_peek(s->pm, rest, &len, &type) != PM_OK || len < min_len ||
-		    len > rest.len) {
+		if (pmint_header_at(s->pm, rest, &h, &full) != PM_OK || h.length < min_len ||
+		    h.length > rest.len) {
 			damaged(s, PM_E_PM_LENGTH, offset + pos, rest.len,
 			        "rest of the record skipped");
 			return buf.len;
 		}
-		pm_stage_record(s, span_sub(rest, 0, len), source, offset + pos);
-		pos += len;
+		dispatch(s, span_sub(rest, 0, h.length), &h, full, source, offset + pos);
+		pos += h.length;
 	}
 	return pos;
 }
