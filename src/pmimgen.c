@@ -26,6 +26,7 @@
 #include "core/exitcode.h"
 #include "core/numparse.h"
 #include "gen/gen_model.h"
+#include "gen/gen_perf.h"
 #include "gen/gen_write.h"
 #include "pmim/pmint.h"
 #include "pmim/pmtime.h"
@@ -46,6 +47,7 @@
 
 struct options {
 	const char *output, *truth, *inventory, *source_label, *sources;
+	const char *perf_names; /* --perf-names: the title table, perf only */
 	enum gen_framing framing;
 	uint64_t seed;
 	int64_t start, startup_delay_e4, interval_e4;
@@ -127,7 +129,7 @@ static const struct {
 	enum gen_framing framing;
 } framings[] = {
 	{ "rdw", GEN_RDW }, { "bdw", GEN_BDW },
-	{ "pm", GEN_PM }, { "rdw-pm", GEN_RDW_PM },
+	{ "pm", GEN_PM }, { "rdw-pm", GEN_RDW_PM }, { "perf", GEN_PERF },
 };
 
 static const char *
@@ -497,7 +499,9 @@ static const struct cli_option options[] = {
 	  "rdw (default): SMF records behind RDW/SDW, as\n"
 	  "FTP with SITE RDW leaves them; bdw: blocks of\n"
 	  "RDW/SDW segments behind BDWs; pm: PM records\n"
-	  "back to back; rdw-pm: PM records behind RDWs", NULL },
+	  "back to back; rdw-pm: PM records behind RDWs;\n"
+	  "perf: Windows PERF_DATA_BLOCKs, one per\n"
+	  "snapshot (--intervals) of each system (--sources)", NULL },
 	{ "block-size", 0, required_argument, "=BYTES", set_block_size, 0,
 	  "largest block, BDW included (default 27998);\n"
 	  "rdw spans records where blocks would end", NULL },
@@ -509,6 +513,9 @@ static const struct cli_option options[] = {
 	  "CSV of the intervals written, one row each", NULL },
 	{ "truth-inventory", 0, required_argument, "=FILE", cli_set_string, OPT(inventory),
 	  "CSV of the records, segments and blocks written", NULL },
+	{ "perf-names", 0, required_argument, "=FILE", cli_set_string, OPT(perf_names),
+	  "perf: the title table used, index and name on\n"
+	  "alternate lines (UTF-8)", NULL },
 	{ .help = "Workload:" },
 	{ "seed", 0, required_argument, "=N", set_seed, OPT(seed),
 	  "seed of every random choice (default 1)", NULL },
@@ -597,10 +604,27 @@ show_help(void *target, struct diag *d, const char *arg)
 	return CLI_STOP;
 }
 
+/* The option given that the perf framing has no use for, or NULL. */
+static const char *
+not_for_perf(const struct options *o)
+{
+	return o->label_given ? "--source-label" : o->inventory ? "--truth-inventory"
+	       : o->timezone ? "--timezone" : o->size ? "--size"
+	       : o->extreme_ppm ? "--extreme" : o->other_pm_ppm ? "--other-pm"
+	       : o->drop_ppm ? "--drop-parts" : o->dup_ppm ? "--duplicate-parts"
+	       : o->shuffle ? "--shuffle" : o->ncopybooks ? "--copybook" : NULL;
+}
+
 /* What the options ask of each other. */
 static int
 check_options(const struct options *o, struct diag *d)
 {
+	if (o->framing == GEN_PERF && not_for_perf(o))
+		return diag_usage(d, "%s is not for the perf framing", not_for_perf(o));
+	if (o->framing == GEN_PERF && strchr(o->sources, '/'))
+		return diag_usage(d, "--sources: the perf framing takes system names, without CV names");
+	if (o->framing != GEN_PERF && o->perf_names)
+		return diag_usage(d, "--perf-names is for the perf framing");
 	if (smf_framing(o->framing) && o->label_given)
 		return diag_usage(d, "--source-label is for the pm framings; SMF records name their source");
 	if (!smf_framing(o->framing) && o->smf_only)
@@ -678,7 +702,7 @@ parse_sources(const struct options *o, struct gen_model *m, struct diag *d)
 		return diag_usage(d, "--sources: no source given");
 	if (with_cv && with_cv != n)
 		return diag_usage(d, "--sources: give a CV name to every source or to none");
-	if (!smf_framing(o->framing) && n > 1)
+	if (!smf_framing(o->framing) && o->framing != GEN_PERF && n > 1)
 		return diag_usage(d, "the pm framings carry no source names: give one source");
 	m->nsources = n;
 	return EXIT_CLEAN;
@@ -1117,9 +1141,40 @@ open_outputs(struct run *r, const struct options *o)
 	if (o->truth) {
 		if (!(r->truth = open_output(&r->diag, o->truth, "truth")))
 			return EXIT_OUTPUT;
-		truth_header(r->truth, &r->pm);
+		if (o->framing != GEN_PERF)
+			truth_header(r->truth, &r->pm);
 	}
 	return EXIT_CLEAN;
+}
+
+/* The perf framing's blocks, truth and title table. */
+static int
+write_perf(struct run *r, const struct options *o)
+{
+	const char *systems[MAX_SOURCES];
+	struct gen_perf_config c = {
+		systems, r->model.nsources, o->seed, o->start / (PM_UNITS_PER_SECOND / 1000),
+		o->interval_e4 / (PM_UNITS_PER_SECOND / 1000), o->intervals, r->out,
+		r->truth, NULL
+	};
+	struct gen_perf_result res;
+	pm_status st;
+	int rc = EXIT_CLEAN;
+
+	for (unsigned i = 0; i < c.nsystems; i++)
+		systems[i] = r->model.sources[i].sysid;
+	if (o->perf_names && !(c.names = open_output(&r->diag, o->perf_names, "names")))
+		return EXIT_OUTPUT;
+	if ((st = gen_perf_run(&c, &res)) != PM_OK) {
+		diag_say(&r->diag, pm_status_class(st), "%s", pm_strerror(st));
+		rc = pm_class_exit_code(pm_status_class(st));
+	}
+	if (c.names && close_output(&r->diag, c.names, o->perf_names) != EXIT_CLEAN)
+		rc = EXIT_OUTPUT;
+	if (rc == EXIT_CLEAN && o->verbose)
+		diag_say(&r->diag, SC_OK, "%" PRIu64 " bytes: %" PRIu64 " blocks of %u systems, %"
+		         PRIu64 " truth rows", res.bytes, res.blocks, c.nsystems, res.truth_rows);
+	return rc;
 }
 
 /* The stream written and the outputs closed; then the inventory, and
@@ -1129,7 +1184,9 @@ write_all(struct run *r, const struct options *o, double t0)
 {
 	int rc = EXIT_CLEAN;
 
-	if ((r->error = run_open(r, o)) == PM_OK &&
+	if (o->framing == GEN_PERF)
+		rc = write_perf(r, o);
+	else if ((r->error = run_open(r, o)) == PM_OK &&
 	    (r->error = gw_open(&r->w, r->out, o->framing, o->block_size,
 	                        o->xbdw)) == PM_OK) {
 		generate(r);
@@ -1151,7 +1208,7 @@ write_all(struct run *r, const struct options *o, double t0)
 	r->truth = NULL;
 	if (rc == EXIT_CLEAN && o->inventory)
 		rc = write_inventory(r, o->inventory);
-	if (rc == EXIT_CLEAN && o->verbose)
+	if (rc == EXIT_CLEAN && o->verbose && o->framing != GEN_PERF)
 		report(r, seconds_now() - t0);
 	return rc;
 }

@@ -39,7 +39,8 @@
 #define GEN_PM_SMF_MAX 16383
 #define GEN_OTHER_SMF_MAX 40000  /* longest record of another type */
 
-enum gen_framing { GEN_PM, GEN_RDW_PM, GEN_RDW, GEN_BDW };
+/* GEN_PERF is Windows performance data instead (gen_perf.h). */
+enum gen_framing { GEN_PM, GEN_RDW_PM, GEN_RDW, GEN_BDW, GEN_PERF };
 
 /* Which blocks get an extended BDW (large block interface): none; those
  * longer than GEN_BLOCK_MAX, as QSAM does; or every one, as a BSAM
