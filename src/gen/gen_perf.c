@@ -24,6 +24,7 @@
 #define STREAM_PERF 0x50455246u                    /* "PERF" */
 #define WRAP_COUNTER 146  /* System\Context Switches/sec wraps on system 0 */
 #define UNKNOWN_TYPE 0x20C20500u /* a LARGE SAMPLE_FRACTION: no such type */
+#define MAX_COUNTERS 32          /* per object in the catalogue */
 
 /* ---- the catalogue */
 
@@ -553,7 +554,7 @@ static void
 put_object(struct perf_buf *b, unsigned o, const struct perf_snapshot *sn)
 {
 	const struct perf_object_spec *ob = &perf_objects[o];
-	uint32_t off[32], block_len = counter_offsets(ob, off);
+	uint32_t off[MAX_COUNTERS], block_len = counter_offsets(ob, off);
 	uint32_t def_len = OBJ_LEN + ob->ncounters * DEF_LEN;
 	size_t at = buf_add(b, def_len);
 	uint8_t *h;

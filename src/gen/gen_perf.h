@@ -17,7 +17,6 @@
 
 #include "core/status.h"
 
-#define PERF_MAX_INSTANCES 8
 #define PERF_NO_INSTANCES (-1)
 
 /* The clock an object's PerfTime and PerfFreq give (COUNTERS.md §2.1). */
@@ -81,8 +80,6 @@ void perf_truth_header(FILE *fp);
 uint64_t perf_truth_rows(FILE *fp, const char *source,
                          const struct perf_snapshot *prev,
                          const struct perf_snapshot *cur);
-/* The winperf name of a counter type; NULL for a type not in the list. */
-const char *perf_type_name(uint32_t type);
 
 /* The run. */
 struct gen_perf_config {

@@ -96,13 +96,6 @@ type_index(uint32_t type)
 	return -1;
 }
 
-const char *
-perf_type_name(uint32_t type)
-{
-	int t = type_index(type);
-	return t < 0 ? NULL : types[t].name;
-}
-
 /* One counter of one instance block in a window: the figures the
  * formulas take. */
 struct figures {
