@@ -62,7 +62,7 @@ struct options {
 	const char *smf_only; /* an option given that needs SMF framings */
 	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
 	size_t ncopybooks;
-	bool intervals_given, label_given;
+	bool intervals_given, label_given, startup_given;
 	size_t cv_offset;      /* where CV names are, for --help */
 };
 
@@ -327,7 +327,10 @@ set_start(void *target, struct diag *d, const char *arg)
 static int
 set_startup_delay(void *target, struct diag *d, const char *arg)
 {
-	return seconds_option(d, "startup-delay", arg, 86400, target);
+	struct options *o = target;
+
+	o->startup_given = true;
+	return seconds_option(d, "startup-delay", arg, 86400, &o->startup_delay_e4);
 }
 
 static int
@@ -532,8 +535,7 @@ static const struct cli_option options[] = {
 	  "write interval times as the local clock of ZONE\n"
 	  "(an IANA name) shows them, --start being one;\n"
 	  "the truth gives them with their UTC offset", NULL },
-	{ "startup-delay", 0, required_argument, "=SECS", set_startup_delay,
-	  OPT(startup_delay_e4),
+	{ "startup-delay", 0, required_argument, "=SECS", set_startup_delay, 0,
 	  "each CV starts up to SECS after --start, so its\n"
 	  "first interval is short (default 300)", NULL },
 	{ "interval", 0, required_argument, "=SECS", set_interval, OPT(interval_e4),
@@ -610,6 +612,7 @@ not_for_perf(const struct options *o)
 {
 	return o->label_given ? "--source-label" : o->inventory ? "--truth-inventory"
 	       : o->timezone ? "--timezone" : o->size ? "--size"
+	       : o->startup_given ? "--startup-delay"
 	       : o->extreme_ppm ? "--extreme" : o->other_pm_ppm ? "--other-pm"
 	       : o->drop_ppm ? "--drop-parts" : o->dup_ppm ? "--duplicate-parts"
 	       : o->shuffle ? "--shuffle" : o->ncopybooks ? "--copybook" : NULL;

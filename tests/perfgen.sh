@@ -22,6 +22,7 @@ set -- $(cksum < "$tmp/a.perf")
 if [ "$1 $2" = "4080970063 36992" ]; then pass "seed 7: the golden bytes (cksum $1, $2 bytes)"; else fail "seed 7: cksum $1, $2 bytes"; fi
 
 expect_rc 12 gen --framing=perf --shuffle -o "$tmp/x"
+expect_rc 12 gen --framing=perf --startup-delay=5 -o "$tmp/x"
 expect_rc 12 gen --framing=perf --sources=WINA/CV01 -o "$tmp/x"
 expect_rc 12 gen --framing=rdw --perf-names="$tmp/x.names" -o "$tmp/x"
 
