@@ -201,7 +201,7 @@ perf_slot(unsigned o, unsigned i)
 
 	for (unsigned k = 0; k < o; k++)
 		slot += perf_blocks(&perf_objects[k]) * perf_objects[k].ncounters;
-	return slot + i * perf_objects[o].ncounters;
+	return o < perf_nobjects ? slot + i * perf_objects[o].ncounters : slot;
 }
 
 static void

@@ -67,7 +67,8 @@ struct perf_snapshot {
 extern const struct perf_object_spec perf_objects[];
 extern const unsigned perf_nobjects;
 
-/* The first value slot of object o's instance i (i = 0 without instances). */
+/* The first value slot of object o's instance i (i = 0 without instances);
+ * for o = perf_nobjects, the number of slots. */
 unsigned perf_slot(unsigned o, unsigned i);
 /* Instance blocks of object o: 1 without instances, else NumInstances. */
 unsigned perf_blocks(const struct perf_object_spec *o);
