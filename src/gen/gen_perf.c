@@ -217,7 +217,7 @@ write_titles(FILE *fp)
 static bool
 is_base(uint32_t type)
 {
-	return (type & 0xC00u) == 0x400u && (type & 0x70000u) == 0x30000u;
+	return (type & 0xC00u) == 0x400u && (type & 0xF0000u) == 0x30000u;
 }
 
 /* One system: its names, its random stream, its boot and its two latest

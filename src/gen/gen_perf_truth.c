@@ -209,7 +209,7 @@ time_of(uint32_t type, unsigned o, const struct perf_snapshot *sn, const uint64_
 {
 	unsigned base = (type >> 20) & 3;
 
-	if ((type & 0x70000u) == 0x70000u)
+	if ((type & 0xF0000u) == 0x70000u) /* PERF_COUNTER_PRECISION */
 		return v[c + 1];
 	return base == 0 ? sn->clk.perf_time : base == 1 ? sn->clk.time_100ns
 	       : sn->obj_time[o];
