@@ -155,6 +155,7 @@ START_TEST(smf_header_layout)
 	ck_assert(layout_equate(&lay, "SMFHDRLN", &v) && v == 18);
 	ck_assert(layout_equate(&lay, "SMFXHDLN", &v) && v == 24);
 	ck_assert(layout_equate(&lay, "SMF$STY", &v) && v == 0x40);
+	layout_free(&lay);
 }
 END_TEST
 
@@ -192,6 +193,7 @@ START_TEST(conventions_are_the_binding_s)
 	                 PM_OK);
 	ck_assert_uint_eq(bound.nparts, 3);
 	ck_assert_int_eq(layout_field(&bound.lay, "INTDBIRT")->units, CB_UNITS_TIME_E4);
+	layout_free(&lay);
 	pmint_free(&bound);
 	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", "x.lst", NULL,
 	                              NULL, &lay, err, sizeof err), PM_E_LAYOUT);
