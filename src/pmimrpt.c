@@ -755,7 +755,7 @@ open_zone(struct run *r)
  * that asked for what could not be had. */
 static void
 report_open_failure(struct diag *d, pm_status st, const struct options *o,
-                    bool output_codepage)
+                    const struct pmint *pm, bool output_codepage)
 {
 	if (st == PM_E_CODEPAGE)
 		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
@@ -765,7 +765,8 @@ report_open_failure(struct diag *d, pm_status st, const struct options *o,
 		diag_at(d, st, DIAG_NO_OFFSET, "--max-pending=%zu needs %llu MiB; "
 		        "it may be at most %lu, and as much as memory allows",
 		        o->pipe.max_pending,
-		        (unsigned long long)(reasm_memory(o->pipe.max_pending) >> 20),
+		        (unsigned long long)(reasm_memory(o->pipe.max_pending,
+		                                             pm->lay.nfields) >> 20),
 		        (unsigned long)REASM_MAX_PENDING);
 	else
 		diag_at(d, st, DIAG_NO_OFFSET, NULL);
@@ -866,7 +867,8 @@ run_open(struct run *r)
 		                   r->rep ? binding_frame_interval : NULL, &r->framer,
 		                   &r->diag);
 	if (!r->p) {
-		report_open_failure(&r->diag, st, o, st == PM_E_CODEPAGE && r->def && !r->sink);
+		report_open_failure(&r->diag, st, o, &r->pm,
+		                    st == PM_E_CODEPAGE && r->def && !r->sink);
 		return diag_exit_code(&r->diag);
 	}
 	return EXIT_CLEAN;

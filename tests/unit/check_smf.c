@@ -43,6 +43,7 @@ static struct {
 	struct smf_reader *smf;
 	struct smf_opts opts;
 	struct interval seen[4];
+	uint64_t seen_figures[4][CB_MAX_FIELDS]; /* reassembly reuses its own */
 	size_t nseen;
 } t;
 
@@ -51,7 +52,10 @@ on_interval(const struct interval *iv, void *ctx)
 {
 	(void)ctx;
 	ck_assert_uint_lt(t.nseen, 4);
-	t.seen[t.nseen++] = *iv;
+	t.seen[t.nseen] = *iv;
+	t.seen[t.nseen].v = t.seen_figures[t.nseen];
+	memcpy(t.seen_figures[t.nseen], iv->v, pm.lay.nfields * sizeof *iv->v);
+	t.nseen++;
 }
 
 static void
