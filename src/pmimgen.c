@@ -109,6 +109,7 @@ struct run {
 	struct slot *slots;
 	uint32_t *free_slots;
 	uint32_t nslots, nfree, slot_cap;
+	uint64_t *figures;       /* the slots' figures: slot_cap x nfields */
 	uint8_t *scratch;        /* one record of another SMF type */
 	uint64_t other_bytes;    /* their bytes, descriptors included */
 	uint64_t truth_rows;
@@ -693,6 +694,22 @@ fail(struct run *r, pm_status st)
 		r->error = st;
 }
 
+/* Room for the figures of cap slots, in one block that grows with them:
+ * the slots' figures move with it. */
+static bool
+slot_figures(struct run *r, uint32_t cap)
+{
+	size_t nfields = r->pm.lay.nfields;
+	uint64_t *figures = realloc(r->figures, (size_t)cap * nfields * sizeof *figures);
+
+	if (!figures)
+		return false;
+	r->figures = figures;
+	for (uint32_t i = 0; i < cap; i++)
+		r->slots[i].iv.v = figures + (size_t)i * nfields;
+	return true;
+}
+
 static uint32_t
 slot_new(struct run *r)
 {
@@ -714,6 +731,10 @@ slot_new(struct run *r)
 			return NO_SLOT;
 		}
 		r->free_slots = free_slots;
+		if (!slot_figures(r, cap)) {
+			fail(r, PM_E_NOMEM);
+			return NO_SLOT;
+		}
 		r->slot_cap = cap;
 	}
 	return r->nslots++;
@@ -984,10 +1005,13 @@ run_close(struct run *r)
 	free(r->streams);
 	free(r->scratch);
 	free(r->slots);
+	free(r->figures);
 	free(r->free_slots);
 	free(r->model.sources);
 	filler_free(&r->filler);
+	gen_model_free(&r->model);
 	pmint_free(&r->pm);
+	smfhdr_free(&r->smf);
 }
 
 static FILE *

@@ -7,6 +7,7 @@
  * chance of being idle for a whole interval. Buckets are looked up by their
  * copybook label; a label the table does not know gets a modest default. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/gen_model.h"
@@ -170,6 +171,12 @@ gen_model_init(struct gen_model *m, const struct pmint *pm, int64_t interval_e4,
 	    (st = need(pm, "INTTTTI", &m->f_ttti, err, errlen)) ||
 	    (st = need(pm, "INTENTI", &m->f_enti, err, errlen)))
 		return st;
+	m->profile = calloc(pm->lay.nbuckets ? pm->lay.nbuckets : 1,
+	                    sizeof *m->profile);
+	if (!m->profile) {
+		snprintf(err, errlen, "no memory for the model's buckets");
+		return PM_E_NOMEM;
+	}
 	for (size_t b = 0; b < pm->lay.nbuckets; b++) {
 		m->profile[b] = &default_profile;
 		for (size_t k = 0; k < sizeof bucket_profiles / sizeof bucket_profiles[0]; k++)
@@ -337,6 +344,13 @@ extreme_bucket(const struct gen_model *m, struct gen_source *src,
 }
 
 void
+gen_model_free(struct gen_model *m)
+{
+	free(m->profile);
+	m->profile = NULL;
+}
+
+void
 gen_model_next(struct gen_model *m, unsigned s, struct gen_interval *iv)
 {
 	struct gen_source *src = &m->sources[s];
@@ -344,7 +358,7 @@ gen_model_next(struct gen_model *m, unsigned s, struct gen_interval *iv)
 	uint64_t cpu_e4, tasks, drift;
 	unsigned busy;
 
-	memset(iv, 0, sizeof *iv);
+	memset(iv->v, 0, m->pm->lay.nfields * sizeof *iv->v);
 	iv->source = s;
 	iv->start = src->next_start;
 	iv->end = gen_model_next_end(m, s);
