@@ -318,7 +318,7 @@ set_source_label(void *target, struct diag *d, const char *arg)
 static int
 set_start(void *target, struct diag *d, const char *arg)
 {
-	if (stamp_parse(arg, target) != PM_OK)
+	if (pmtime_parse(arg, target) != PM_OK)
 		return diag_usage(d, "--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", arg);
 	return EXIT_CLEAN;
 }
@@ -1094,7 +1094,7 @@ setup(struct run *r, struct options *o, int argc, char **argv)
 		diag_say(d, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}
-	(void)stamp_parse("2025-03-03 06:00", &o->start);
+	(void)pmtime_parse("2025-03-03 06:00", &o->start);
 	o->cv_offset = r->smf.std_len + GEN_PH_CV_OFFSET;
 	if ((rc = parse_options(argc, argv, o, d)) != EXIT_CLEAN)
 		return rc;

@@ -144,7 +144,7 @@ parse_duration(const char *s, int64_t *out)
 static int
 parse_stamp(struct diag *d, const char *opt, const char *s, int64_t *out)
 {
-	if (stamp_parse(s, out) == PM_OK)
+	if (pmtime_parse(s, out) == PM_OK)
 		return EXIT_CLEAN;
 	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
 }
@@ -669,7 +669,7 @@ run_time(struct diag *d, const char *opt, char out[20])
 	uint64_t secs;
 
 	if (opt) {
-		if (stamp_parse(opt, &stamp) != PM_OK)
+		if (pmtime_parse(opt, &stamp) != PM_OK)
 			return diag_usage(d, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
 	} else if (epoch && *epoch) {
 		if (!numparse_u64(epoch, (uint64_t)INT64_MAX / PM_UNITS_PER_SECOND, &secs))
@@ -679,11 +679,11 @@ run_time(struct diag *d, const char *opt, char out[20])
 		time_t now = time(NULL);
 		struct tm tm;
 		localtime_r(&now, &tm);
-		stamp = (days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
-		                         (unsigned)tm.tm_mday) * 86400 +
+		stamp = (pmtime_days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
+		                                (unsigned)tm.tm_mday) * 86400 +
 		         tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * PM_UNITS_PER_SECOND;
 	}
-	stamp_format(stamp, out);
+	pmtime_format(stamp, out);
 	return EXIT_CLEAN;
 }
 

@@ -287,8 +287,8 @@ stamp_split(int64_t stamp, uint32_t *pdate, uint32_t *tod_e4)
 
 	if (stamp % PM_UNITS_PER_DAY < 0)
 		days--;
-	stamp_civil(stamp, &year, &month, &day, &hour, &minute, &second);
-	*pdate = pdate_encode(year, (int)(days - days_from_civil(year, 1, 1) + 1));
+	pmtime_civil(stamp, &year, &month, &day, &hour, &minute, &second);
+	*pdate = pmtime_pdate_encode(year, (int)(days - pmtime_days_from_civil(year, 1, 1) + 1));
 	*tod_e4 = (uint32_t)(stamp - days * PM_UNITS_PER_DAY);
 }
 

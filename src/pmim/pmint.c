@@ -505,6 +505,6 @@ pmint_interval_header_at(const struct pmint *pm, struct span bytes)
 	       type == pm->interval_type && pmint_header_read(pm, bytes, &h) == PM_OK &&
 	       h.seq >= 1 && h.seq <= pm->nparts &&
 	       h.version == pm->current_version &&
-	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
-	       pdate_decode(h.edate, &year, &yday) == PM_OK;
+	       pmtime_pdate_decode(h.sdate, &year, &yday) == PM_OK &&
+	       pmtime_pdate_decode(h.edate, &year, &yday) == PM_OK;
 }

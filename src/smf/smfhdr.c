@@ -62,5 +62,5 @@ smfhdr_plausible(const uint8_t *p, size_t avail, void *ctx)
 
 	return be_u32(s, h->tme->offset, &time) && time < 86400 * 100 &&
 	       be_u32(s, h->dte->offset, &date) &&
-	       pdate_decode(date, &year, &yday) == PM_OK && year < 2200;
+	       pmtime_pdate_decode(date, &year, &yday) == PM_OK && year < 2200;
 }

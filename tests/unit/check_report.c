@@ -141,7 +141,7 @@ static int64_t
 at(const char *when)
 {
 	int64_t s;
-	ck_assert(stamp_parse(when, &s) == PM_OK);
+	ck_assert(pmtime_parse(when, &s) == PM_OK);
 	return s;
 }
 

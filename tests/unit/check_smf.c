@@ -124,9 +124,9 @@ part(uint8_t *rec, unsigned seq, size_t len)
 	put(&pm.lay, rec, "INTRTYPE", 5);
 	put(&pm.lay, rec, "INTSEQ#", seq);
 	put(&pm.lay, rec, "INTVER#", 1);
-	put(&pm.lay, rec, "INTSDATE", pdate_encode(2024, 100));
+	put(&pm.lay, rec, "INTSDATE", pmtime_pdate_encode(2024, 100));
 	put(&pm.lay, rec, "INTSTIME", T_10_00);
-	put(&pm.lay, rec, "INTEDATE", pdate_encode(2024, 100));
+	put(&pm.lay, rec, "INTEDATE", pmtime_pdate_encode(2024, 100));
 	put(&pm.lay, rec, "INTETIME", T_10_00 + QUARTER_HOUR);
 	return len;
 }
@@ -144,7 +144,7 @@ build_smf(uint8_t *rec, unsigned type, const uint8_t *body, size_t body_len)
 	put(&hdr.lay, rec, "SMFLEN", len);
 	put(&hdr.lay, rec, "SMFRTY", type);
 	put(&hdr.lay, rec, "SMFTME", 3600 * 100);
-	put(&hdr.lay, rec, "SMFDTE", pdate_encode(2024, 100));
+	put(&hdr.lay, rec, "SMFDTE", pmtime_pdate_encode(2024, 100));
 	memcpy(rec + hdr.sid->offset, sysa, sizeof sysa);
 	if (body_len)
 		memcpy(rec + hdr.std_len, body, body_len);
