@@ -656,8 +656,8 @@ parse_sources(const struct options *o, struct gen_model *m, struct diag *d)
 			*slash = '\0';
 		if (n == MAX_SOURCES)
 			rc = diag_usage(d, "--sources: at most %d sources", MAX_SOURCES);
-		else if (!ebcdic_name_ok(tok, GEN_SYSID_LEN) ||
-		         (slash && !ebcdic_name_ok(slash + 1, GEN_CV_LEN)))
+		else if (!gen_ebcdic_name_ok(tok, GEN_SYSID_LEN) ||
+		         (slash && !gen_ebcdic_name_ok(slash + 1, GEN_CV_LEN)))
 			rc = diag_usage(d, "--sources: '%s%s%s' is not SYSID[/CVNAME] (1-4 and 1-8 of A-Z 0-9 @ # $)",
 			                 tok, slash ? "/" : "", slash ? slash + 1 : "");
 		if (rc != EXIT_CLEAN)
@@ -754,7 +754,7 @@ written(struct run *r, struct item it)
 		const char *name = smf_framing(r->o->framing) ?
 		                   r->model.sources[sl->iv.source].name : r->o->source_label;
 		if (r->truth)
-			truth_row(r->truth, &r->pm, name, &sl->iv, sl->parts, r->o->zone);
+			gen_truth_row(r->truth, &r->pm, name, &sl->iv, sl->parts, r->o->zone);
 		sl->told = true;
 		r->truth_rows++;
 	}
@@ -769,13 +769,13 @@ top_up_other_smf(struct run *r, int64_t stamp)
 	uint64_t pm_bytes = r->w.inv.smf_bytes[o->smf_type];
 
 	while (r->other_bytes * (GEN_PPM - o->other_smf_ppm) < pm_bytes * o->other_smf_ppm) {
-		const char *sysid = r->model.sources[rng_below(&r->rng, r->model.nsources)].sysid;
+		const char *sysid = r->model.sources[gen_rng_below(&r->rng, r->model.nsources)].sysid;
 		unsigned type;
-		size_t len = enc_other_smf(&r->smf, r->scratch, o->smf_type, stamp, sysid,
-		                           &r->rng, &r->filler, &type);
+		size_t len = gen_enc_other_smf(&r->smf, r->scratch, o->smf_type, stamp, sysid,
+		                               &r->rng, &r->filler, &type);
 		uint64_t before = r->w.inv.smf_bytes[type];
 
-		gw_smf_record(&r->w, type, r->scratch, len);
+		gen_write_smf_record(&r->w, type, r->scratch, len);
 		r->other_bytes += r->w.inv.smf_bytes[type] - before;
 	}
 }
@@ -784,12 +784,12 @@ static void
 begin_smf(struct run *r, unsigned s)
 {
 	struct stream *st = &r->streams[s];
-	size_t ph = (size_t)rng_range(&r->rng, r->o->ph_min, r->o->ph_max);
+	size_t ph = (size_t)gen_rng_range(&r->rng, r->o->ph_min, r->o->ph_max);
 
-	enc_product_header(st->smf + r->smf.std_len, ph, r->model.sources[s].cv,
-	                   ++st->records, &r->rng);
+	gen_enc_product_header(st->smf + r->smf.std_len, ph, r->model.sources[s].cv,
+	                       ++st->records, &r->rng);
 	st->smf_len = r->smf.std_len + ph;
-	st->target = (size_t)rng_range(&r->rng, r->o->pm_min, r->o->pm_max);
+	st->target = (size_t)gen_rng_range(&r->rng, r->o->pm_min, r->o->pm_max);
 }
 
 static void
@@ -799,11 +799,11 @@ flush_smf(struct run *r, unsigned s)
 
 	if (st->npacked == 0)
 		return;
-	enc_smf_header(&r->smf, st->smf, r->o->smf_type, st->clock,
-	               r->model.sources[s].sysid, NULL, 0);
-	gw_smf_record(&r->w, r->o->smf_type, st->smf, st->smf_len);
+	gen_enc_smf_header(&r->smf, st->smf, r->o->smf_type, st->clock,
+	                   r->model.sources[s].sysid, NULL, 0);
+	gen_write_smf_record(&r->w, r->o->smf_type, st->smf, st->smf_len);
 	for (size_t i = 0; i < st->npacked; i++) {
-		gw_count_pm(&r->w, st->packed[i].type, st->packed[i].len);
+		gen_write_count_pm(&r->w, st->packed[i].type, st->packed[i].len);
 		written(r, st->packed[i].item);
 	}
 	st->npacked = 0;
@@ -822,14 +822,14 @@ emit(struct run *r, unsigned s, struct item it)
 	unsigned type;
 
 	if (it.slot != NO_SLOT) {
-		enc_interval_part(&r->pm, &r->slots[it.slot].iv, it.part, rec, r->o->zone);
+		gen_enc_interval_part(&r->pm, &r->slots[it.slot].iv, it.part, rec, r->o->zone);
 		len = r->pm.part_len[it.part];
 		type = r->pm.interval_type;
 	} else {
-		len = enc_other_pm(&r->pm, rec, st->clock, &r->rng, &r->filler, &type);
+		len = gen_enc_other_pm(&r->pm, rec, st->clock, &r->rng, &r->filler, &type);
 	}
 	if (!smf_framing(r->o->framing)) {
-		gw_pm_record(&r->w, type, rec, len);
+		gen_write_pm_record(&r->w, type, rec, len);
 		written(r, it);
 		return;
 	}
@@ -853,7 +853,7 @@ emit_window(struct run *r, unsigned s)
 	struct stream *st = &r->streams[s];
 
 	while (st->nwindow) {
-		size_t k = (size_t)rng_below(&r->faults, st->nwindow);
+		size_t k = (size_t)gen_rng_below(&r->faults, st->nwindow);
 		struct item it = st->window[k];
 		st->window[k] = st->window[--st->nwindow];
 		emit(r, s, it);
@@ -892,13 +892,13 @@ next_interval(struct run *r, unsigned s)
 	sl = &r->slots[id];
 	gen_model_next(&r->model, s, &sl->iv);
 	/* The CV writes its records a moment after the interval ends. */
-	r->streams[s].clock = sl->iv.end + (int64_t)rng_below(&r->rng, 2 * PM_UNITS_PER_SECOND);
+	r->streams[s].clock = sl->iv.end + (int64_t)gen_rng_below(&r->rng, 2 * PM_UNITS_PER_SECOND);
 	sl->parts = sl->copies = 0;
 	sl->told = false;
 	for (unsigned p = 1; p <= r->pm.nparts; p++) {
-		if (rng_chance(&r->faults, o->drop_ppm))
+		if (gen_rng_chance(&r->faults, o->drop_ppm))
 			continue;
-		copies[p] = 1 + rng_chance(&r->faults, o->dup_ppm);
+		copies[p] = 1 + gen_rng_chance(&r->faults, o->dup_ppm);
 		sl->parts |= 1u << p;
 		sl->copies += copies[p];
 	}
@@ -908,7 +908,7 @@ next_interval(struct run *r, unsigned s)
 	}
 	for (unsigned p = 1; p <= r->pm.nparts; p++) {
 		struct item part = { id, p };
-		while (rng_chance(&r->rng, o->other_pm_ppm))
+		while (gen_rng_chance(&r->rng, o->other_pm_ppm))
 			enqueue(r, s, other);
 		for (unsigned c = 0; c < copies[p]; c++)
 			enqueue(r, s, part);
@@ -939,9 +939,9 @@ next_source(const struct run *r)
 static void
 dump_record(struct run *r, unsigned type, int64_t stamp)
 {
-	size_t len = enc_smf_header(&r->smf, r->scratch, type, stamp,
-	                            r->model.sources[0].sysid, NULL, 0);
-	gw_smf_record(&r->w, type, r->scratch, len);
+	size_t len = gen_enc_smf_header(&r->smf, r->scratch, type, stamp,
+	                                r->model.sources[0].sysid, NULL, 0);
+	gen_write_smf_record(&r->w, type, r->scratch, len);
 }
 
 static void
@@ -954,7 +954,7 @@ generate(struct run *r)
 	if (smf && o->dump_records)
 		dump_record(r, 2, o->start);
 	while (r->error == PM_OK && !r->w.error && (s = next_source(r)) >= 0 &&
-	       !(o->size && gw_bytes(&r->w) >= o->size))
+	       !(o->size && gen_write_bytes(&r->w) >= o->size))
 		next_interval(r, (unsigned)s);
 	for (unsigned k = 0; k < r->model.nsources; k++) {
 		emit_window(r, k);
@@ -972,9 +972,9 @@ run_open(struct run *r, const struct options *o)
 	pm_status st;
 
 	r->o = o;
-	rng_seed(&r->rng, o->seed, STREAM_LAYOUT);
-	rng_seed(&r->faults, o->seed, STREAM_FAULTS);
-	if ((st = filler_init(&r->filler, &r->rng)) != PM_OK)
+	gen_rng_seed(&r->rng, o->seed, STREAM_LAYOUT);
+	gen_rng_seed(&r->faults, o->seed, STREAM_FAULTS);
+	if ((st = gen_filler_init(&r->filler, &r->rng)) != PM_OK)
 		return st;
 	r->streams = calloc(r->model.nsources, sizeof *r->streams);
 	r->scratch = malloc(GEN_OTHER_SMF_MAX);
@@ -1008,7 +1008,7 @@ run_close(struct run *r)
 	free(r->figures);
 	free(r->free_slots);
 	free(r->model.sources);
-	filler_free(&r->filler);
+	gen_filler_free(&r->filler);
 	gen_model_free(&r->model);
 	pmint_free(&r->pm);
 	smfhdr_free(&r->smf);
@@ -1077,7 +1077,7 @@ write_inventory(struct run *r, const char *path)
 
 	if (!fp)
 		return EXIT_OUTPUT;
-	inventory_csv(fp, &r->w.inv, r->w.flushed);
+	gen_inventory_csv(fp, &r->w.inv, r->w.flushed);
 	return close_output(&r->diag, fp, path);
 }
 
@@ -1141,7 +1141,7 @@ open_outputs(struct run *r, const struct options *o)
 	if (o->truth) {
 		if (!(r->truth = open_output(&r->diag, o->truth, "truth")))
 			return EXIT_OUTPUT;
-		truth_header(r->truth, &r->pm);
+		gen_truth_header(r->truth, &r->pm);
 	}
 	return EXIT_CLEAN;
 }
@@ -1154,10 +1154,10 @@ write_all(struct run *r, const struct options *o, double t0)
 	int rc = EXIT_CLEAN;
 
 	if ((r->error = run_open(r, o)) == PM_OK &&
-	    (r->error = gw_open(&r->w, r->out, o->framing, o->block_size,
-	                        o->xbdw)) == PM_OK) {
+	    (r->error = gen_write_open(&r->w, r->out, o->framing, o->block_size,
+	                               o->xbdw)) == PM_OK) {
 		generate(r);
-		if (gw_close(&r->w) != PM_OK) {
+		if (gen_write_close(&r->w) != PM_OK) {
 			diag_say(&r->diag, SC_OUTPUT, "error writing %s: %s", r->out_name,
 			         strerror(r->w.error));
 			rc = EXIT_OUTPUT;

@@ -27,14 +27,14 @@ struct gen_rng {
 };
 
 /* Seed a stream: the same (seed, stream) always gives the same numbers. */
-void rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(struct gen_rng *r);
+void gen_rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream);
+uint64_t gen_rng_next(struct gen_rng *r);
 /* Uniform in [0, n); 0 when n is 0. */
-uint64_t rng_below(struct gen_rng *r, uint64_t n);
+uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 /* Uniform in [lo, hi]. */
-uint64_t rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi);
+uint64_t gen_rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi);
 /* True with probability ppm / GEN_PPM. */
-bool rng_chance(struct gen_rng *r, uint32_t ppm);
+bool gen_rng_chance(struct gen_rng *r, uint32_t ppm);
 
 /* One central version: its names and its own traits. */
 struct gen_source {
