@@ -704,7 +704,7 @@ load_definition(struct run *r)
 		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
 	}
-	st = rptload(r->def, o->report, o->report_dir, r->schema, err, sizeof err);
+	st = rptload_find(r->def, o->report, o->report_dir, r->schema, err, sizeof err);
 	if (st == PM_E_DEFINITION) {
 		diag_line(&r->diag, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
