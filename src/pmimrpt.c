@@ -766,7 +766,7 @@ report_open_failure(struct diag *d, pm_status st, const struct options *o,
 		        "it may be at most %lu, and as much as memory allows",
 		        o->pipe.max_pending,
 		        (unsigned long long)(reasm_memory(o->pipe.max_pending,
-		                                             pm->lay.nfields) >> 20),
+		                                          pm->lay.nfields) >> 20),
 		        (unsigned long)REASM_MAX_PENDING);
 	else
 		diag_at(d, st, DIAG_NO_OFFSET, NULL);
