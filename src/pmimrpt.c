@@ -821,7 +821,7 @@ run_prepare(struct run *r, int argc, char **argv)
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
 	}
-	if (binding_schema_open(&r->schema, &r->pm.lay, err, sizeof err) != PM_OK) {
+	if (binding_schema_open(&r->schema, &r->pm, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
 	}

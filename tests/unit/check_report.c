@@ -223,7 +223,7 @@ setup(void)
 {
 	char err[160];
 	ck_assert(pmint_load(&pm, err, sizeof err) == PM_OK);
-	ck_assert(binding_schema_open(&schema, &pm.lay, err, sizeof err) == PM_OK);
+	ck_assert(binding_schema_open(&schema, &pm, err, sizeof err) == PM_OK);
 	ck_assert(sources_init(&src, 16) == PM_OK);
 	diag_init(&diag, "check_report", NULL);
 }
