@@ -58,8 +58,7 @@ struct options {
 	const char *timezone;  /* --timezone: the local clock's zone */
 	struct tzone *zone;    /* its rules; NULL: stamps are written as they are */
 	const char *smf_only; /* an option given that needs SMF framings */
-	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
-	size_t ncopybooks;
+	struct copybook_list copybooks;
 	bool intervals_given, label_given;
 	size_t cv_offset;      /* where CV names are, for --help */
 };
@@ -465,17 +464,6 @@ set_shuffle(void *target, struct diag *d, const char *arg)
 	return EXIT_CLEAN;
 }
 
-static int
-set_copybook(void *target, struct diag *d, const char *arg)
-{
-	struct options *o = target;
-
-	if (o->ncopybooks == CB_MAX_COPYBOOKS)
-		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
-	o->copybooks[o->ncopybooks++] = arg;
-	return EXIT_CLEAN;
-}
-
 static int show_help(void *target, struct diag *d, const char *arg);
 
 static int
@@ -568,7 +556,8 @@ static const struct cli_option options[] = {
 	{ .help = "" },
 	{ "verbose", 'v', no_argument, NULL, cli_set_true, OPT(verbose),
 	  "report what was written, and how fast", NULL },
-	{ "copybook", 0, required_argument, "=FILE", set_copybook, 0,
+	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
+	  OPT(copybooks),
 	  "write PM records as the DSECT listing FILE (or\n"
 	  "the one in folder FILE) lays them out", NULL },
 	{ "help", 0, no_argument, NULL, show_help, 0, "show this help and exit", NULL },
@@ -1099,7 +1088,7 @@ setup(struct run *r, struct options *o, int argc, char **argv)
 	if ((rc = parse_options(argc, argv, o, d)) != EXIT_CLEAN)
 		return rc;
 	/* the layout after the options: --copybook may name another */
-	if (pmint_find(&r->pm, o->copybooks, o->ncopybooks, err, sizeof err) != PM_OK) {
+	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
 		diag_say(d, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}

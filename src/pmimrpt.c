@@ -52,8 +52,7 @@ struct options {
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
-	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
-	size_t ncopybooks;
+	struct copybook_list copybooks;
 	bool describe, quiet, progress;
 };
 
@@ -203,17 +202,6 @@ add_source(void *target, struct diag *d, const char *arg)
 	if (o->sel.nsources == 0)
 		o->pipe.source_label = arg;
 	o->sources[o->sel.nsources++] = arg;
-	return EXIT_CLEAN;
-}
-
-static int
-set_copybook(void *target, struct diag *d, const char *arg)
-{
-	struct options *o = target;
-
-	if (o->ncopybooks == CB_MAX_COPYBOOKS)
-		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
-	o->copybooks[o->ncopybooks++] = arg;
 	return EXIT_CLEAN;
 }
 
@@ -378,7 +366,8 @@ static const struct cli_option options[] = {
 	  "exits 0 or 4, and may not be an input", NULL },
 	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
 	  "print the PMIM field table and exit", NULL },
-	{ "copybook", 0, required_argument, "=FILE", set_copybook, 0,
+	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
+	  OPT(copybooks),
 	  "read record layouts from FILE, a DSECT listing\n"
 	  "(or every listing in a folder), instead of\n"
 	  PKGDATADIR "/copybooks or the built-in\n"
@@ -817,7 +806,7 @@ run_prepare(struct run *r, int argc, char **argv)
 	r->ninputs = argc - optind;
 	if (output_is_input(r))
 		return EXIT_USAGE;
-	if (pmint_find(&r->pm, o->copybooks, o->ncopybooks, err, sizeof err) != PM_OK) {
+	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
 	}

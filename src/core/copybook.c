@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "core/copybook.h"
+#include "core/diag.h"
+#include "core/exitcode.h"
 
 #define LINE_MAX_LEN 256
 
@@ -445,6 +447,17 @@ declares(const char *text, const char *dsect)
 			return strcmp(w[1], dsect) == 0;
 	}
 	return false;
+}
+
+int
+copybook_set_option(void *target, struct diag *d, const char *arg)
+{
+	struct copybook_list *l = target;
+
+	if (l->n == CB_MAX_COPYBOOKS)
+		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
+	l->paths[l->n++] = arg;
+	return EXIT_CLEAN;
 }
 
 pm_status

@@ -124,6 +124,18 @@ pm_status layout_need_equate(const struct layout *lay, const char *name,
 /* The most --copybook options a program takes. */
 #define CB_MAX_COPYBOOKS 16
 
+/* Every --copybook given, in order. */
+struct copybook_list {
+	const char *paths[CB_MAX_COPYBOOKS];
+	size_t n;
+};
+
+struct diag;
+
+/* The --copybook setter both programs' option tables name (core/cli.h):
+ * target is a struct copybook_list; a usage error past CB_MAX_COPYBOOKS. */
+int copybook_set_option(void *target, struct diag *d, const char *arg);
+
 /* The most a listing file may hold. */
 #define CB_LISTING_MAX (1u << 20)
 
