@@ -224,5 +224,6 @@ pipeline_close(struct pipeline *p)
 	coverage_close(p->coverage);
 	free(p->last_start);
 	smf_close(p->smf);
+	smfhdr_free(&p->smfhdr);
 	free(p);
 }

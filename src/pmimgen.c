@@ -60,8 +60,7 @@ struct options {
 	const char *timezone;  /* --timezone: the local clock's zone */
 	struct tzone *zone;    /* its rules; NULL: stamps are written as they are */
 	const char *smf_only; /* an option given that needs SMF framings */
-	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
-	size_t ncopybooks;
+	struct copybook_list copybooks;
 	bool intervals_given, label_given, startup_given;
 	size_t cv_offset;      /* where CV names are, for --help */
 };
@@ -111,6 +110,7 @@ struct run {
 	struct slot *slots;
 	uint32_t *free_slots;
 	uint32_t nslots, nfree, slot_cap;
+	uint64_t *figures;       /* the slots' figures: slot_cap x nfields */
 	uint8_t *scratch;        /* one record of another SMF type */
 	uint64_t other_bytes;    /* their bytes, descriptors included */
 	uint64_t truth_rows;
@@ -319,7 +319,7 @@ set_source_label(void *target, struct diag *d, const char *arg)
 static int
 set_start(void *target, struct diag *d, const char *arg)
 {
-	if (stamp_parse(arg, target) != PM_OK)
+	if (pmtime_parse(arg, target) != PM_OK)
 		return diag_usage(d, "--start wants YYYY-MM-DD[ HH:MM[:SS]], not '%s'", arg);
 	return EXIT_CLEAN;
 }
@@ -469,17 +469,6 @@ set_shuffle(void *target, struct diag *d, const char *arg)
 	return EXIT_CLEAN;
 }
 
-static int
-set_copybook(void *target, struct diag *d, const char *arg)
-{
-	struct options *o = target;
-
-	if (o->ncopybooks == CB_MAX_COPYBOOKS)
-		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
-	o->copybooks[o->ncopybooks++] = arg;
-	return EXIT_CLEAN;
-}
-
 static int show_help(void *target, struct diag *d, const char *arg);
 
 static int
@@ -576,7 +565,8 @@ static const struct cli_option options[] = {
 	{ .help = "" },
 	{ "verbose", 'v', no_argument, NULL, cli_set_true, OPT(verbose),
 	  "report what was written, and how fast", NULL },
-	{ "copybook", 0, required_argument, "=FILE", set_copybook, 0,
+	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
+	  OPT(copybooks),
 	  "write PM records as the DSECT listing FILE (or\n"
 	  "the one in folder FILE) lays them out", NULL },
 	{ "help", 0, no_argument, NULL, show_help, 0, "show this help and exit", NULL },
@@ -615,7 +605,7 @@ not_for_perf(const struct options *o)
 	       : o->startup_given ? "--startup-delay"
 	       : o->extreme_ppm ? "--extreme" : o->other_pm_ppm ? "--other-pm"
 	       : o->drop_ppm ? "--drop-parts" : o->dup_ppm ? "--duplicate-parts"
-	       : o->shuffle ? "--shuffle" : o->ncopybooks ? "--copybook" : NULL;
+	       : o->shuffle ? "--shuffle" : o->copybooks.n ? "--copybook" : NULL;
 }
 
 /* What the options ask of each other. */
@@ -682,8 +672,8 @@ parse_sources(const struct options *o, struct gen_model *m, struct diag *d)
 			*slash = '\0';
 		if (n == MAX_SOURCES)
 			rc = diag_usage(d, "--sources: at most %d sources", MAX_SOURCES);
-		else if (!ebcdic_name_ok(tok, GEN_SYSID_LEN) ||
-		         (slash && !ebcdic_name_ok(slash + 1, GEN_CV_LEN)))
+		else if (!gen_ebcdic_name_ok(tok, GEN_SYSID_LEN) ||
+		         (slash && !gen_ebcdic_name_ok(slash + 1, GEN_CV_LEN)))
 			rc = diag_usage(d, "--sources: '%s%s%s' is not SYSID[/CVNAME] (1-4 and 1-8 of A-Z 0-9 @ # $)",
 			                 tok, slash ? "/" : "", slash ? slash + 1 : "");
 		if (rc != EXIT_CLEAN)
@@ -720,6 +710,22 @@ fail(struct run *r, pm_status st)
 		r->error = st;
 }
 
+/* Room for the figures of cap slots, in one block that grows with them:
+ * the slots' figures move with it. */
+static bool
+slot_figures(struct run *r, uint32_t cap)
+{
+	size_t nfields = r->pm.lay.nfields;
+	uint64_t *figures = realloc(r->figures, (size_t)cap * nfields * sizeof *figures);
+
+	if (!figures)
+		return false;
+	r->figures = figures;
+	for (uint32_t i = 0; i < cap; i++)
+		r->slots[i].iv.v = figures + (size_t)i * nfields;
+	return true;
+}
+
 static uint32_t
 slot_new(struct run *r)
 {
@@ -741,6 +747,10 @@ slot_new(struct run *r)
 			return NO_SLOT;
 		}
 		r->free_slots = free_slots;
+		if (!slot_figures(r, cap)) {
+			fail(r, PM_E_NOMEM);
+			return NO_SLOT;
+		}
 		r->slot_cap = cap;
 	}
 	return r->nslots++;
@@ -760,7 +770,7 @@ written(struct run *r, struct item it)
 		const char *name = smf_framing(r->o->framing) ?
 		                   r->model.sources[sl->iv.source].name : r->o->source_label;
 		if (r->truth)
-			truth_row(r->truth, &r->pm, name, &sl->iv, sl->parts, r->o->zone);
+			gen_truth_row(r->truth, &r->pm, name, &sl->iv, sl->parts, r->o->zone);
 		sl->told = true;
 		r->truth_rows++;
 	}
@@ -775,13 +785,13 @@ top_up_other_smf(struct run *r, int64_t stamp)
 	uint64_t pm_bytes = r->w.inv.smf_bytes[o->smf_type];
 
 	while (r->other_bytes * (GEN_PPM - o->other_smf_ppm) < pm_bytes * o->other_smf_ppm) {
-		const char *sysid = r->model.sources[rng_below(&r->rng, r->model.nsources)].sysid;
+		const char *sysid = r->model.sources[gen_rng_below(&r->rng, r->model.nsources)].sysid;
 		unsigned type;
-		size_t len = enc_other_smf(&r->smf, r->scratch, o->smf_type, stamp, sysid,
-		                           &r->rng, &r->filler, &type);
+		size_t len = gen_enc_other_smf(&r->smf, r->scratch, o->smf_type, stamp, sysid,
+		                               &r->rng, &r->filler, &type);
 		uint64_t before = r->w.inv.smf_bytes[type];
 
-		gw_smf_record(&r->w, type, r->scratch, len);
+		gen_write_smf_record(&r->w, type, r->scratch, len);
 		r->other_bytes += r->w.inv.smf_bytes[type] - before;
 	}
 }
@@ -790,12 +800,12 @@ static void
 begin_smf(struct run *r, unsigned s)
 {
 	struct stream *st = &r->streams[s];
-	size_t ph = (size_t)rng_range(&r->rng, r->o->ph_min, r->o->ph_max);
+	size_t ph = (size_t)gen_rng_range(&r->rng, r->o->ph_min, r->o->ph_max);
 
-	enc_product_header(st->smf + r->smf.std_len, ph, r->model.sources[s].cv,
-	                   ++st->records, &r->rng);
+	gen_enc_product_header(st->smf + r->smf.std_len, ph, r->model.sources[s].cv,
+	                       ++st->records, &r->rng);
 	st->smf_len = r->smf.std_len + ph;
-	st->target = (size_t)rng_range(&r->rng, r->o->pm_min, r->o->pm_max);
+	st->target = (size_t)gen_rng_range(&r->rng, r->o->pm_min, r->o->pm_max);
 }
 
 static void
@@ -805,11 +815,11 @@ flush_smf(struct run *r, unsigned s)
 
 	if (st->npacked == 0)
 		return;
-	enc_smf_header(&r->smf, st->smf, r->o->smf_type, st->clock,
-	               r->model.sources[s].sysid, NULL, 0);
-	gw_smf_record(&r->w, r->o->smf_type, st->smf, st->smf_len);
+	gen_enc_smf_header(&r->smf, st->smf, r->o->smf_type, st->clock,
+	                   r->model.sources[s].sysid, NULL, 0);
+	gen_write_smf_record(&r->w, r->o->smf_type, st->smf, st->smf_len);
 	for (size_t i = 0; i < st->npacked; i++) {
-		gw_count_pm(&r->w, st->packed[i].type, st->packed[i].len);
+		gen_write_count_pm(&r->w, st->packed[i].type, st->packed[i].len);
 		written(r, st->packed[i].item);
 	}
 	st->npacked = 0;
@@ -828,14 +838,14 @@ emit(struct run *r, unsigned s, struct item it)
 	unsigned type;
 
 	if (it.slot != NO_SLOT) {
-		enc_interval_part(&r->pm, &r->slots[it.slot].iv, it.part, rec, r->o->zone);
+		gen_enc_interval_part(&r->pm, &r->slots[it.slot].iv, it.part, rec, r->o->zone);
 		len = r->pm.part_len[it.part];
 		type = r->pm.interval_type;
 	} else {
-		len = enc_other_pm(&r->pm, rec, st->clock, &r->rng, &r->filler, &type);
+		len = gen_enc_other_pm(&r->pm, rec, st->clock, &r->rng, &r->filler, &type);
 	}
 	if (!smf_framing(r->o->framing)) {
-		gw_pm_record(&r->w, type, rec, len);
+		gen_write_pm_record(&r->w, type, rec, len);
 		written(r, it);
 		return;
 	}
@@ -859,7 +869,7 @@ emit_window(struct run *r, unsigned s)
 	struct stream *st = &r->streams[s];
 
 	while (st->nwindow) {
-		size_t k = (size_t)rng_below(&r->faults, st->nwindow);
+		size_t k = (size_t)gen_rng_below(&r->faults, st->nwindow);
 		struct item it = st->window[k];
 		st->window[k] = st->window[--st->nwindow];
 		emit(r, s, it);
@@ -898,13 +908,13 @@ next_interval(struct run *r, unsigned s)
 	sl = &r->slots[id];
 	gen_model_next(&r->model, s, &sl->iv);
 	/* The CV writes its records a moment after the interval ends. */
-	r->streams[s].clock = sl->iv.end + (int64_t)rng_below(&r->rng, 2 * PM_UNITS_PER_SECOND);
+	r->streams[s].clock = sl->iv.end + (int64_t)gen_rng_below(&r->rng, 2 * PM_UNITS_PER_SECOND);
 	sl->parts = sl->copies = 0;
 	sl->told = false;
 	for (unsigned p = 1; p <= r->pm.nparts; p++) {
-		if (rng_chance(&r->faults, o->drop_ppm))
+		if (gen_rng_chance(&r->faults, o->drop_ppm))
 			continue;
-		copies[p] = 1 + rng_chance(&r->faults, o->dup_ppm);
+		copies[p] = 1 + gen_rng_chance(&r->faults, o->dup_ppm);
 		sl->parts |= 1u << p;
 		sl->copies += copies[p];
 	}
@@ -914,7 +924,7 @@ next_interval(struct run *r, unsigned s)
 	}
 	for (unsigned p = 1; p <= r->pm.nparts; p++) {
 		struct item part = { id, p };
-		while (rng_chance(&r->rng, o->other_pm_ppm))
+		while (gen_rng_chance(&r->rng, o->other_pm_ppm))
 			enqueue(r, s, other);
 		for (unsigned c = 0; c < copies[p]; c++)
 			enqueue(r, s, part);
@@ -945,9 +955,9 @@ next_source(const struct run *r)
 static void
 dump_record(struct run *r, unsigned type, int64_t stamp)
 {
-	size_t len = enc_smf_header(&r->smf, r->scratch, type, stamp,
-	                            r->model.sources[0].sysid, NULL, 0);
-	gw_smf_record(&r->w, type, r->scratch, len);
+	size_t len = gen_enc_smf_header(&r->smf, r->scratch, type, stamp,
+	                                r->model.sources[0].sysid, NULL, 0);
+	gen_write_smf_record(&r->w, type, r->scratch, len);
 }
 
 static void
@@ -960,7 +970,7 @@ generate(struct run *r)
 	if (smf && o->dump_records)
 		dump_record(r, 2, o->start);
 	while (r->error == PM_OK && !r->w.error && (s = next_source(r)) >= 0 &&
-	       !(o->size && gw_bytes(&r->w) >= o->size))
+	       !(o->size && gen_write_bytes(&r->w) >= o->size))
 		next_interval(r, (unsigned)s);
 	for (unsigned k = 0; k < r->model.nsources; k++) {
 		emit_window(r, k);
@@ -978,9 +988,9 @@ run_open(struct run *r, const struct options *o)
 	pm_status st;
 
 	r->o = o;
-	rng_seed(&r->rng, o->seed, STREAM_LAYOUT);
-	rng_seed(&r->faults, o->seed, STREAM_FAULTS);
-	if ((st = filler_init(&r->filler, &r->rng)) != PM_OK)
+	gen_rng_seed(&r->rng, o->seed, STREAM_LAYOUT);
+	gen_rng_seed(&r->faults, o->seed, STREAM_FAULTS);
+	if ((st = gen_filler_init(&r->filler, &r->rng)) != PM_OK)
 		return st;
 	r->streams = calloc(r->model.nsources, sizeof *r->streams);
 	r->scratch = malloc(GEN_OTHER_SMF_MAX);
@@ -1011,10 +1021,13 @@ run_close(struct run *r)
 	free(r->streams);
 	free(r->scratch);
 	free(r->slots);
+	free(r->figures);
 	free(r->free_slots);
 	free(r->model.sources);
-	filler_free(&r->filler);
+	gen_filler_free(&r->filler);
+	gen_model_free(&r->model);
 	pmint_free(&r->pm);
+	smfhdr_free(&r->smf);
 }
 
 static FILE *
@@ -1080,7 +1093,7 @@ write_inventory(struct run *r, const char *path)
 
 	if (!fp)
 		return EXIT_OUTPUT;
-	inventory_csv(fp, &r->w.inv, r->w.flushed);
+	gen_inventory_csv(fp, &r->w.inv, r->w.flushed);
 	return close_output(&r->diag, fp, path);
 }
 
@@ -1097,12 +1110,12 @@ setup(struct run *r, struct options *o, int argc, char **argv)
 		diag_say(d, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}
-	(void)stamp_parse("2025-03-03 06:00", &o->start);
+	(void)pmtime_parse("2025-03-03 06:00", &o->start);
 	o->cv_offset = r->smf.std_len + GEN_PH_CV_OFFSET;
 	if ((rc = parse_options(argc, argv, o, d)) != EXIT_CLEAN)
 		return rc;
 	/* the layout after the options: --copybook may name another */
-	if (pmint_find(&r->pm, o->copybooks, o->ncopybooks, err, sizeof err) != PM_OK) {
+	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
 		diag_say(d, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}
@@ -1145,7 +1158,7 @@ open_outputs(struct run *r, const struct options *o)
 		if (!(r->truth = open_output(&r->diag, o->truth, "truth")))
 			return EXIT_OUTPUT;
 		if (o->framing != GEN_PERF)
-			truth_header(r->truth, &r->pm);
+			gen_truth_header(r->truth, &r->pm);
 	}
 	return EXIT_CLEAN;
 }
@@ -1190,10 +1203,10 @@ write_all(struct run *r, const struct options *o, double t0)
 	if (o->framing == GEN_PERF)
 		rc = write_perf(r, o);
 	else if ((r->error = run_open(r, o)) == PM_OK &&
-	    (r->error = gw_open(&r->w, r->out, o->framing, o->block_size,
-	                        o->xbdw)) == PM_OK) {
+	    (r->error = gen_write_open(&r->w, r->out, o->framing, o->block_size,
+	                               o->xbdw)) == PM_OK) {
 		generate(r);
-		if (gw_close(&r->w) != PM_OK) {
+		if (gen_write_close(&r->w) != PM_OK) {
 			diag_say(&r->diag, SC_OUTPUT, "error writing %s: %s", r->out_name,
 			         strerror(r->w.error));
 			rc = EXIT_OUTPUT;

@@ -52,8 +52,7 @@ struct options {
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
 	const char **sources;     /* every --source, in order */
-	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
-	size_t ncopybooks;
+	struct copybook_list copybooks;
 	bool describe, quiet, progress;
 };
 
@@ -144,7 +143,7 @@ parse_duration(const char *s, int64_t *out)
 static int
 parse_stamp(struct diag *d, const char *opt, const char *s, int64_t *out)
 {
-	if (stamp_parse(s, out) == PM_OK)
+	if (pmtime_parse(s, out) == PM_OK)
 		return EXIT_CLEAN;
 	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
 }
@@ -203,17 +202,6 @@ add_source(void *target, struct diag *d, const char *arg)
 	if (o->sel.nsources == 0)
 		o->pipe.source_label = arg;
 	o->sources[o->sel.nsources++] = arg;
-	return EXIT_CLEAN;
-}
-
-static int
-set_copybook(void *target, struct diag *d, const char *arg)
-{
-	struct options *o = target;
-
-	if (o->ncopybooks == CB_MAX_COPYBOOKS)
-		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
-	o->copybooks[o->ncopybooks++] = arg;
 	return EXIT_CLEAN;
 }
 
@@ -378,7 +366,8 @@ static const struct cli_option options[] = {
 	  "exits 0 or 4, and may not be an input", NULL },
 	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
 	  "print the PMIM field table and exit", NULL },
-	{ "copybook", 0, required_argument, "=FILE", set_copybook, 0,
+	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
+	  OPT(copybooks),
 	  "read record layouts from FILE, a DSECT listing\n"
 	  "(or every listing in a folder), instead of\n"
 	  PKGDATADIR "/copybooks or the built-in\n"
@@ -669,7 +658,7 @@ run_time(struct diag *d, const char *opt, char out[20])
 	uint64_t secs;
 
 	if (opt) {
-		if (stamp_parse(opt, &stamp) != PM_OK)
+		if (pmtime_parse(opt, &stamp) != PM_OK)
 			return diag_usage(d, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
 	} else if (epoch && *epoch) {
 		if (!numparse_u64(epoch, (uint64_t)INT64_MAX / PM_UNITS_PER_SECOND, &secs))
@@ -679,11 +668,11 @@ run_time(struct diag *d, const char *opt, char out[20])
 		time_t now = time(NULL);
 		struct tm tm;
 		localtime_r(&now, &tm);
-		stamp = (days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
-		                         (unsigned)tm.tm_mday) * 86400 +
+		stamp = (pmtime_days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
+		                                (unsigned)tm.tm_mday) * 86400 +
 		         tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * PM_UNITS_PER_SECOND;
 	}
-	stamp_format(stamp, out);
+	pmtime_format(stamp, out);
 	return EXIT_CLEAN;
 }
 
@@ -704,7 +693,7 @@ load_definition(struct run *r)
 		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
 	}
-	st = rptload(r->def, o->report, o->report_dir, r->schema, err, sizeof err);
+	st = rptload_find(r->def, o->report, o->report_dir, r->schema, err, sizeof err);
 	if (st == PM_E_DEFINITION) {
 		diag_line(&r->diag, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
@@ -755,7 +744,7 @@ open_zone(struct run *r)
  * that asked for what could not be had. */
 static void
 report_open_failure(struct diag *d, pm_status st, const struct options *o,
-                    bool output_codepage)
+                    const struct pmint *pm, bool output_codepage)
 {
 	if (st == PM_E_CODEPAGE)
 		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
@@ -765,7 +754,8 @@ report_open_failure(struct diag *d, pm_status st, const struct options *o,
 		diag_at(d, st, DIAG_NO_OFFSET, "--max-pending=%zu needs %llu MiB; "
 		        "it may be at most %lu, and as much as memory allows",
 		        o->pipe.max_pending,
-		        (unsigned long long)(reasm_memory(o->pipe.max_pending) >> 20),
+		        (unsigned long long)(reasm_memory(o->pipe.max_pending,
+		                                          pm->lay.nfields) >> 20),
 		        (unsigned long)REASM_MAX_PENDING);
 	else
 		diag_at(d, st, DIAG_NO_OFFSET, NULL);
@@ -816,11 +806,11 @@ run_prepare(struct run *r, int argc, char **argv)
 	r->ninputs = argc - optind;
 	if (output_is_input(r))
 		return EXIT_USAGE;
-	if (pmint_find(&r->pm, o->copybooks, o->ncopybooks, err, sizeof err) != PM_OK) {
+	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
 	}
-	if (binding_schema_open(&r->schema, &r->pm.lay, err, sizeof err) != PM_OK) {
+	if (binding_schema_open(&r->schema, &r->pm, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
 	}
@@ -866,7 +856,8 @@ run_open(struct run *r)
 		                   r->rep ? binding_frame_interval : NULL, &r->framer,
 		                   &r->diag);
 	if (!r->p) {
-		report_open_failure(&r->diag, st, o, st == PM_E_CODEPAGE && r->def && !r->sink);
+		report_open_failure(&r->diag, st, o, &r->pm,
+		                    st == PM_E_CODEPAGE && r->def && !r->sink);
 		return diag_exit_code(&r->diag);
 	}
 	return EXIT_CLEAN;

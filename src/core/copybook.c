@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/copybook.h"
+#include "core/diag.h"
+#include "core/exitcode.h"
 
 #define LINE_MAX_LEN 256
-#define CB_STR_(x) #x
-#define CB_STR(x) CB_STR_(x)
 
 static const char *const ops[] = { "DS", "DC", "EQU", "ORG", "DSECT", NULL };
 
@@ -126,17 +126,62 @@ fail(struct parse *ps, const char *what, const char *word)
 	return PM_E_LAYOUT;
 }
 
+/* Room in *table (*cap elements of size bytes) for element n, below max,
+ * doubling the table: amortised, and nothing moves once the listing is
+ * parsed. 0 when the table is at max, -1 when memory is refused. */
+static int
+grow(void **table, size_t *cap, size_t n, size_t size, size_t max)
+{
+	void *bigger;
+	size_t want;
+
+	if (n < *cap)
+		return 1;
+	if (n >= max)
+		return 0;
+	want = *cap ? *cap * 2 : 64;
+	if (want > max)
+		want = max;
+	if (!(bigger = realloc(*table, want * size)))
+		return -1;
+	*table = bigger;
+	*cap = want;
+	return 1;
+}
+
+/* grow, for the parser: past max, the listing is refused at this line. */
+static pm_status
+make_room(struct parse *ps, void **table, size_t *cap, size_t n, size_t size,
+          size_t max, const char *what)
+{
+	int room = grow(table, cap, n, size, max);
+
+	if (room < 0)
+		return PM_E_NOMEM;
+	if (room == 0) {
+		char why[64];
+
+		snprintf(why, sizeof why, "too many %s (at most %zu)", what, max);
+		return fail(ps, why, NULL);
+	}
+	return PM_OK;
+}
+
 static pm_status
 add_equate(struct parse *ps, const char *label, long value, const char *rest)
 {
 	struct layout *lay = ps->lay;
 	struct cb_equate *e;
+	void *table = lay->equates;
+	pm_status st;
 
 	if (!label)
 		return fail(ps, "EQU without a label", NULL);
-	if (lay->nequates >= CB_MAX_EQUATES)
-		return fail(ps, "too many EQU statements (at most " CB_STR(CB_MAX_EQUATES) ")",
-		            NULL);
+	st = make_room(ps, &table, &lay->equates_cap, lay->nequates,
+	               sizeof *lay->equates, CB_MAX_EQUATES, "EQU statements");
+	lay->equates = table;
+	if (st != PM_OK)
+		return st;
 	e = &lay->equates[lay->nequates++];
 	memcpy(e->name, label, strlen(label) + 1);
 	e->value = value;
@@ -152,8 +197,10 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 {
 	struct layout *lay = ps->lay;
 	struct cb_field *f;
+	void *table = lay->fields;
 	char type;
 	size_t length;
+	pm_status st;
 
 	if (!operand || !parse_ds(operand, &type, &length))
 		return fail(ps, "cannot read DS operand", operand ? operand : "");
@@ -161,10 +208,13 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 		lay->part_end[ps->section] = (size_t)loc + length;
 	if (!label)
 		return PM_OK; /* reserved space: counts for the extent only */
-	if (lay->nfields >= CB_MAX_FIELDS)
-		return fail(ps, "too many fields (at most " CB_STR(CB_MAX_FIELDS) ")", NULL);
 	if (layout_field(lay, label))
 		return fail(ps, "field defined twice", label);
+	st = make_room(ps, &table, &lay->fields_cap, lay->nfields,
+	               sizeof *lay->fields, CB_MAX_FIELDS, "fields");
+	lay->fields = table;
+	if (st != PM_OK)
+		return st;
 	f = &lay->fields[lay->nfields++];
 	memcpy(f->name, label, strlen(label) + 1);
 	f->part = ps->section;
@@ -228,37 +278,83 @@ statement(struct parse *ps, char *cur)
 	return PM_OK;
 }
 
+static pm_status
+parse_lines(struct parse *ps, const char *text)
+{
+	const char *p = text;
+	pm_status st;
+
+	while (*p) {
+		char buf[LINE_MAX_LEN];
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+
+		ps->lineno++;
+		if (n >= sizeof buf)
+			return fail(ps, "line too long", NULL);
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		p += n + (eol != NULL);
+		while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' '))
+			buf[--n] = '\0';
+		st = buf[0] == '*' ? comment_line(ps, buf) : statement(ps, buf);
+		if (st != PM_OK)
+			return st;
+	}
+	if (ps->lay->nfields == 0)
+		return fail(ps, "no fields found", NULL);
+	return PM_OK;
+}
+
 pm_status
 layout_parse(const char *text, const char *file, cb_comment_fn comment,
              void *ctx, struct layout *lay, char *err, size_t errlen)
 {
 	struct parse ps = { lay, file, 0, 0, comment, ctx, err, errlen };
-	const char *p = text;
 	pm_status st;
 
 	memset(lay, 0, sizeof *lay);
 	lay->nparts = 1;
 	if (file)
 		snprintf(lay->file, sizeof lay->file, "%s", file);
-	while (*p) {
-		char buf[LINE_MAX_LEN];
-		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+	if ((st = parse_lines(&ps, text)) != PM_OK)
+		layout_free(lay);
+	return st;
+}
 
-		ps.lineno++;
-		if (n >= sizeof buf)
-			return fail(&ps, "line too long", NULL);
-		memcpy(buf, p, n);
-		buf[n] = '\0';
-		p += n + (eol != NULL);
-		while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' '))
-			buf[--n] = '\0';
-		st = buf[0] == '*' ? comment_line(&ps, buf) : statement(&ps, buf);
-		if (st != PM_OK)
-			return st;
+void
+layout_free(struct layout *lay)
+{
+	free(lay->fields);
+	free(lay->equates);
+	free(lay->buckets);
+	lay->fields = NULL;
+	lay->equates = NULL;
+	lay->buckets = NULL;
+	lay->nfields = lay->fields_cap = 0;
+	lay->nequates = lay->equates_cap = 0;
+	lay->nbuckets = lay->buckets_cap = 0;
+}
+
+pm_status
+layout_add_bucket(struct layout *lay, const char *at, struct cb_bucket **out,
+                  char *err, size_t errlen)
+{
+	void *table = lay->buckets;
+	int room = grow(&table, &lay->buckets_cap, lay->nbuckets,
+	                sizeof *lay->buckets, CB_MAX_BUCKETS);
+
+	lay->buckets = table;
+
+	if (room < 0)
+		return PM_E_NOMEM;
+	if (room == 0) {
+		snprintf(err, errlen, "%s: more than %d wait buckets, at %s",
+		         lay->file, CB_MAX_BUCKETS, at);
+		return PM_E_LAYOUT;
 	}
-	if (lay->nfields == 0)
-		return fail(&ps, "no fields found", NULL);
+	*out = &lay->buckets[lay->nbuckets++];
+	memset(*out, 0, sizeof **out);
 	return PM_OK;
 }
 
@@ -351,6 +447,17 @@ declares(const char *text, const char *dsect)
 			return strcmp(w[1], dsect) == 0;
 	}
 	return false;
+}
+
+int
+copybook_set_option(void *target, struct diag *d, const char *arg)
+{
+	struct copybook_list *l = target;
+
+	if (l->n == CB_MAX_COPYBOOKS)
+		return diag_usage(d, "at most %d --copybook options", CB_MAX_COPYBOOKS);
+	l->paths[l->n++] = arg;
+	return EXIT_CLEAN;
 }
 
 pm_status

@@ -23,10 +23,13 @@
 #define CB_NAME_MAX 16
 #define CB_DESC_MAX 64
 #define CB_FILE_MAX 256
-/* The most a listing may hold; past them it is refused, naming the limit. */
-#define CB_MAX_FIELDS 192
-#define CB_MAX_EQUATES 48
-#define CB_MAX_BUCKETS 48
+/* The most a listing may hold; the tables grow as it is parsed, and past
+ * these it is refused, naming the listing's file and line. Far above any
+ * real #PMINTDS (165 fields, 34 buckets); field indices fit 16 bits. */
+#define CB_MAX_FIELDS 4096
+#define CB_MAX_EQUATES 1024
+#define CB_MAX_BUCKETS (CB_MAX_FIELDS / 4) /* a label and its triple */
+/* Sections stay a fixed maximum: part numbers (SEQ#=n) are small. */
 #define CB_MAX_PARTS 8 /* sections; section 0 is before any (a header) */
 
 enum cb_units {
@@ -69,12 +72,13 @@ struct cb_bucket {
 struct layout {
 	char name[CB_NAME_MAX];           /* the DSECT's label, e.g. "#PMINT" */
 	char file[CB_FILE_MAX];           /* the listing's, for messages */
-	struct cb_field fields[CB_MAX_FIELDS];
-	size_t nfields;
-	struct cb_equate equates[CB_MAX_EQUATES];
-	size_t nequates;
-	struct cb_bucket buckets[CB_MAX_BUCKETS]; /* the binding's */
-	size_t nbuckets;
+	/* sized as the listing is parsed; layout_free frees them */
+	struct cb_field *fields;
+	size_t nfields, fields_cap;
+	struct cb_equate *equates;
+	size_t nequates, equates_cap;
+	struct cb_bucket *buckets;        /* the binding's (layout_add_bucket) */
+	size_t nbuckets, buckets_cap;
 	unsigned nparts;                  /* highest section number + 1 */
 	size_t part_end[CB_MAX_PARTS];    /* extent of each section, from its
 	                                     DS statements (named or not) */
@@ -90,9 +94,18 @@ typedef const char *(*cb_comment_fn)(const char *line, unsigned *section,
 /* Parse a listing read from file (a path, or "(built-in)/NAME.lst"; NULL:
  * none). comment may be NULL: every field is then in section 0. On error,
  * returns PM_E_LAYOUT and writes "FILE:N: what" ("line N: what" without a
- * file) into err. */
+ * file) into err, or PM_E_NOMEM; lay then holds nothing to free. */
 pm_status layout_parse(const char *text, const char *file, cb_comment_fn comment,
                        void *ctx, struct layout *lay, char *err, size_t errlen);
+
+/* What layout_parse and layout_add_bucket allocated; lay is then empty. */
+void layout_free(struct layout *lay);
+
+/* A new wait bucket at the end of lay->buckets, for the binding to fill:
+ * PM_E_LAYOUT past CB_MAX_BUCKETS ("FILE: more than N wait buckets, at
+ * AT" in err), PM_E_NOMEM. */
+pm_status layout_add_bucket(struct layout *lay, const char *at,
+                            struct cb_bucket **out, char *err, size_t errlen);
 
 /* The field named name, or NULL. */
 const struct cb_field *layout_field(const struct layout *lay, const char *name);
@@ -110,6 +123,18 @@ pm_status layout_need_equate(const struct layout *lay, const char *name,
 
 /* The most --copybook options a program takes. */
 #define CB_MAX_COPYBOOKS 16
+
+/* Every --copybook given, in order. */
+struct copybook_list {
+	const char *paths[CB_MAX_COPYBOOKS];
+	size_t n;
+};
+
+struct diag;
+
+/* The --copybook setter both programs' option tables name (core/cli.h):
+ * target is a struct copybook_list; a usage error past CB_MAX_COPYBOOKS. */
+int copybook_set_option(void *target, struct diag *d, const char *arg);
 
 /* The most a listing file may hold. */
 #define CB_LISTING_MAX (1u << 20)

@@ -14,7 +14,7 @@ struct conv {
 };
 
 void
-codepage_iconv_name(const char *user, char *out, size_t cap)
+ebcdic_iconv_name(const char *user, char *out, size_t cap)
 {
 	/* glibc knows IBM037 and IBM1047; some also know IBM-1047. Drop the
 	 * dash after "IBM" and accept bare numbers ("037"). */
@@ -37,8 +37,8 @@ open_named(const char *to, const char *from)
 
 	if (cd != (iconv_t)-1)
 		return cd;
-	codepage_iconv_name(from, from_name, sizeof from_name);
-	codepage_iconv_name(to, to_name, sizeof to_name);
+	ebcdic_iconv_name(from, from_name, sizeof from_name);
+	ebcdic_iconv_name(to, to_name, sizeof to_name);
 	return iconv_open(to_name, from_name);
 }
 

@@ -27,6 +27,6 @@ size_t conv_buffer(struct conv *cv, const char *in, size_t n, char *out,
 void conv_close(struct conv *cv);
 
 /* The iconv name for a user's code-page name ("IBM-1047" -> "IBM1047"). */
-void codepage_iconv_name(const char *user, char *out, size_t cap);
+void ebcdic_iconv_name(const char *user, char *out, size_t cap);
 
 #endif

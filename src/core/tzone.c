@@ -101,8 +101,8 @@ tzone_offset(const struct tzone *z, int64_t utc)
 		return e->offset;
 	if (!localtime_r(&t, &tm))
 		return 0;
-	local = days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
-	                        (unsigned)tm.tm_mday) * 86400 +
+	local = pmtime_days_from_civil(tm.tm_year + 1900, (unsigned)tm.tm_mon + 1,
+	                               (unsigned)tm.tm_mday) * 86400 +
 	        tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
 	*e = (struct offset_entry){ second, (local - second) * PM_UNITS_PER_SECOND, true };
 	return e->offset;
@@ -144,11 +144,11 @@ tzone_format(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT])
 	int64_t offset, minutes;
 
 	if (!z) {
-		stamp_format(stamp, out);
+		pmtime_format(stamp, out);
 		return;
 	}
 	offset = tzone_offset(z, stamp);
-	stamp_format(stamp + offset, out);
+	pmtime_format(stamp + offset, out);
 	minutes = (offset < 0 ? -offset : offset) / (60 * PM_UNITS_PER_SECOND);
 	snprintf(out + 19, TZONE_TEXT - 19, "%c%02u:%02u", offset < 0 ? '-' : '+',
 	         (unsigned)(minutes / 60 % 100), (unsigned)(minutes % 60));

@@ -21,10 +21,12 @@
 #ifndef SCHEMA_H
 #define SCHEMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/status.h"
+#include "frame/frame.h"
 
 #define SCHEMA_NAME_MAX 64
 #define SCHEMA_LABEL_MAX 16    /* a row's label, as a column name holds it */
@@ -96,5 +98,13 @@ int schema_sum_index(const struct schema *s, const char *name);
 
 /* The groups of every row of the family: what a schema sum reads. */
 unsigned schema_family_groups(const struct schema *s);
+
+/* Whether f holds every group of s: a complete frame. Inline: asked of
+ * every frame. */
+static inline bool
+schema_frame_complete(const struct schema *s, const struct frame *f)
+{
+	return (f->have & s->groups) == s->groups;
+}
 
 #endif

@@ -7,6 +7,7 @@
  * chance of being idle for a whole interval. Buckets are looked up by their
  * copybook label; a label the table does not know gets a modest default. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen/gen_model.h"
@@ -35,7 +36,7 @@ rotl(uint64_t x, int k)
 }
 
 void
-rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream)
+gen_rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ splitmix64(&stream);
 	for (int i = 0; i < 4; i++)
@@ -43,7 +44,7 @@ rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream)
 }
 
 uint64_t
-rng_next(struct gen_rng *r)
+gen_rng_next(struct gen_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -58,7 +59,7 @@ rng_next(struct gen_rng *r)
 }
 
 uint64_t
-rng_below(struct gen_rng *r, uint64_t n)
+gen_rng_below(struct gen_rng *r, uint64_t n)
 {
 	/* Rejection keeps it unbiased with no 128-bit product. */
 	uint64_t threshold, x;
@@ -67,21 +68,21 @@ rng_below(struct gen_rng *r, uint64_t n)
 		return 0;
 	threshold = (0 - n) % n;
 	do
-		x = rng_next(r);
+		x = gen_rng_next(r);
 	while (x < threshold);
 	return x % n;
 }
 
 uint64_t
-rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi)
+gen_rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi)
 {
-	return lo + rng_below(r, hi - lo + 1);
+	return lo + gen_rng_below(r, hi - lo + 1);
 }
 
 bool
-rng_chance(struct gen_rng *r, uint32_t ppm)
+gen_rng_chance(struct gen_rng *r, uint32_t ppm)
 {
-	return rng_below(r, GEN_PPM) < ppm;
+	return gen_rng_below(r, GEN_PPM) < ppm;
 }
 
 /* ---- the workload */
@@ -170,6 +171,12 @@ gen_model_init(struct gen_model *m, const struct pmint *pm, int64_t interval_e4,
 	    (st = need(pm, "INTTTTI", &m->f_ttti, err, errlen)) ||
 	    (st = need(pm, "INTENTI", &m->f_enti, err, errlen)))
 		return st;
+	m->profile = calloc(pm->lay.nbuckets ? pm->lay.nbuckets : 1,
+	                    sizeof *m->profile);
+	if (!m->profile) {
+		snprintf(err, errlen, "no memory for the model's buckets");
+		return PM_E_NOMEM;
+	}
 	for (size_t b = 0; b < pm->lay.nbuckets; b++) {
 		m->profile[b] = &default_profile;
 		for (size_t k = 0; k < sizeof bucket_profiles / sizeof bucket_profiles[0]; k++)
@@ -186,17 +193,17 @@ gen_model_source(struct gen_model *m, unsigned s, uint64_t seed, int64_t start,
 	struct gen_source *src = &m->sources[s];
 	struct gen_rng *r = &src->rng;
 
-	rng_seed(r, seed, 1 + (uint64_t)s);
-	src->size_pm = (unsigned)rng_range(r, 500, 1000);
-	src->cpu_per_task_e4 = (unsigned)rng_range(r, 50, 400);
-	src->user_pm = (unsigned)rng_range(r, 550, 800);
-	src->enclave_pm = (unsigned)rng_range(r, 100, 500);
-	src->ziip_pm = (unsigned)rng_range(r, 300, 900);
-	src->data_sharing = rng_chance(r, GEN_PPM / 2);
+	gen_rng_seed(r, seed, 1 + (uint64_t)s);
+	src->size_pm = (unsigned)gen_rng_range(r, 500, 1000);
+	src->cpu_per_task_e4 = (unsigned)gen_rng_range(r, 50, 400);
+	src->user_pm = (unsigned)gen_rng_range(r, 550, 800);
+	src->enclave_pm = (unsigned)gen_rng_range(r, 100, 500);
+	src->ziip_pm = (unsigned)gen_rng_range(r, 300, 900);
+	src->data_sharing = gen_rng_chance(r, GEN_PPM / 2);
 	/* The CV comes up a little after the run's start, so that its first
 	 * interval is short, as after a real start-up. */
 	src->next_start = start + (max_delay_e4 > 0 ?
-	                  (int64_t)rng_range(r, 1, (uint64_t)max_delay_e4) : 0);
+	                  (int64_t)gen_rng_range(r, 1, (uint64_t)max_delay_e4) : 0);
 	src->intervals = 0;
 }
 
@@ -220,7 +227,7 @@ gen_model_next_end(const struct gen_model *m, unsigned s)
 static uint64_t
 jiggle(struct gen_rng *r, uint64_t v, unsigned lo_pm, unsigned hi_pm)
 {
-	return v * rng_range(r, lo_pm, hi_pm) / 1000;
+	return v * gen_rng_range(r, lo_pm, hi_pm) / 1000;
 }
 
 static uint64_t
@@ -257,14 +264,14 @@ cpu_figures(const struct gen_model *m, struct gen_source *src,
 	v[m->f_timsy] = clamp_f(cpu_e4 - user_e4);
 	/* The TOD clock is finer than 10**-4 s: add what the coarse figures
 	 * lost, never more for user mode than for all of it. */
-	uint64_t fine = rng_below(r, TOD_PER_E4);
+	uint64_t fine = gen_rng_below(r, TOD_PER_E4);
 	uint64_t syti = cpu_e4 * TOD_PER_E4 + fine;
 	uint64_t enclave = jiggle(r, syti * src->enclave_pm / 1000, 900, 1100);
 	if (enclave > syti)
 		enclave = syti;
 	uint64_t ziip = enclave * src->ziip_pm / 1000;
 	v[m->f_syti] = syti;
-	v[m->f_usti] = user_e4 * TOD_PER_E4 + rng_below(r, fine + 1);
+	v[m->f_usti] = user_e4 * TOD_PER_E4 + gen_rng_below(r, fine + 1);
 	v[m->f_enti] = enclave;
 	v[m->f_zpti] = ziip;
 	v[m->f_cpti] = enclave - ziip;
@@ -284,7 +291,7 @@ bucket_figures(const struct gen_model *m, struct gen_source *src,
 		uint64_t mean = jiggle(r, p->mean_e4, 500, 2000) * (1000 + busy) / 1000;
 		uint64_t sum, high;
 
-		if ((p->sharing && !src->data_sharing) || rng_below(r, 1000) < p->idle_pm)
+		if ((p->sharing && !src->data_sharing) || gen_rng_below(r, 1000) < p->idle_pm)
 			count = 0;
 		count = clamp_f(count);
 		sum = clamp_f(count * mean);
@@ -292,7 +299,7 @@ bucket_figures(const struct gen_model *m, struct gen_source *src,
 			high = sum;
 		} else {
 			uint64_t avg = (sum + count - 1) / count;
-			high = avg * rng_range(r, 2, 40);
+			high = avg * gen_rng_range(r, 2, 40);
 			if (high > sum)
 				high = sum;
 		}
@@ -314,17 +321,17 @@ extreme_bucket(const struct gen_model *m, struct gen_source *src,
 
 	if (m->pm->lay.nbuckets == 0)
 		return;
-	b = &m->pm->lay.buckets[rng_below(r, m->pm->lay.nbuckets)];
-	switch (rng_below(r, 3)) {
+	b = &m->pm->lay.buckets[gen_rng_below(r, m->pm->lay.nbuckets)];
+	switch (gen_rng_below(r, 3)) {
 	case 0:
-		sum = GEN_F_MAX - rng_below(r, 100);
-		count = rng_range(r, 1, 1000);
-		high = rng_range(r, (sum + count - 1) / count, sum);
+		sum = GEN_F_MAX - gen_rng_below(r, 100);
+		count = gen_rng_range(r, 1, 1000);
+		high = gen_rng_range(r, (sum + count - 1) / count, sum);
 		break;
 	case 1:
-		count = GEN_F_MAX - rng_below(r, 10);
+		count = GEN_F_MAX - gen_rng_below(r, 10);
 		sum = GEN_F_MAX;
-		high = rng_range(r, (sum + count - 1) / count, 50);
+		high = gen_rng_range(r, (sum + count - 1) / count, 50);
 		break;
 	default:
 		count = 1;
@@ -337,6 +344,13 @@ extreme_bucket(const struct gen_model *m, struct gen_source *src,
 }
 
 void
+gen_model_free(struct gen_model *m)
+{
+	free(m->profile);
+	m->profile = NULL;
+}
+
+void
 gen_model_next(struct gen_model *m, unsigned s, struct gen_interval *iv)
 {
 	struct gen_source *src = &m->sources[s];
@@ -344,7 +358,7 @@ gen_model_next(struct gen_model *m, unsigned s, struct gen_interval *iv)
 	uint64_t cpu_e4, tasks, drift;
 	unsigned busy;
 
-	memset(iv, 0, sizeof *iv);
+	memset(iv->v, 0, m->pm->lay.nfields * sizeof *iv->v);
 	iv->source = s;
 	iv->start = src->next_start;
 	iv->end = gen_model_next_end(m, s);
@@ -354,11 +368,11 @@ gen_model_next(struct gen_model *m, unsigned s, struct gen_interval *iv)
 	/* Tasks that span the interval's edges: a few more or fewer end. */
 	drift = tasks / 100 + 1;
 	iv->v[m->f_tstr] = clamp_f(tasks);
-	iv->v[m->f_tend] = clamp_f(tasks - rng_below(r, drift < tasks ? drift : tasks) +
-	                           rng_below(r, drift));
+	iv->v[m->f_tend] = clamp_f(tasks - gen_rng_below(r, drift < tasks ? drift : tasks) +
+	                           gen_rng_below(r, drift));
 	cpu_figures(m, src, iv, cpu_e4);
 	bucket_figures(m, src, iv, tasks, busy);
-	if (rng_chance(r, m->extreme_ppm))
+	if (gen_rng_chance(r, m->extreme_ppm))
 		extreme_bucket(m, src, iv);
 	src->next_start = iv->end;
 	src->intervals++;

@@ -27,14 +27,14 @@ struct gen_rng {
 };
 
 /* Seed a stream: the same (seed, stream) always gives the same numbers. */
-void rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(struct gen_rng *r);
+void gen_rng_seed(struct gen_rng *r, uint64_t seed, uint64_t stream);
+uint64_t gen_rng_next(struct gen_rng *r);
 /* Uniform in [0, n); 0 when n is 0. */
-uint64_t rng_below(struct gen_rng *r, uint64_t n);
+uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 /* Uniform in [lo, hi]. */
-uint64_t rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi);
+uint64_t gen_rng_range(struct gen_rng *r, uint64_t lo, uint64_t hi);
 /* True with probability ppm / GEN_PPM. */
-bool rng_chance(struct gen_rng *r, uint32_t ppm);
+bool gen_rng_chance(struct gen_rng *r, uint32_t ppm);
 
 /* One central version: its names and its own traits. */
 struct gen_source {
@@ -53,11 +53,12 @@ struct gen_source {
 };
 
 /* A generated interval: its source, its times and the value of every
- * numeric field of its parts, indexed like layout.fields. */
+ * numeric field of its parts, indexed like layout.fields (nfields of them,
+ * in storage its holder allocates). */
 struct gen_interval {
 	unsigned source;
 	int64_t start, end; /* stamps (pmtime.h), 10**-4 s */
-	uint64_t v[CB_MAX_FIELDS];
+	uint64_t *v;
 };
 
 struct gen_bucket_profile;
@@ -69,16 +70,19 @@ struct gen_model {
 	/* the fields the model fills by name (layout indices) */
 	int f_tstr, f_tend, f_timsy, f_timus;
 	int f_syti, f_cpti, f_zpti, f_usti, f_ttti, f_enti;
-	const struct gen_bucket_profile *profile[CB_MAX_BUCKETS];
+	const struct gen_bucket_profile **profile; /* one a bucket */
 	struct gen_source *sources;
 	unsigned nsources;
 };
 
 /* Bind the model to the layout. PM_E_LAYOUT (with err) when a field the
- * model fills is missing from the copybook. */
+ * model fills is missing from the copybook, PM_E_NOMEM. */
 pm_status gen_model_init(struct gen_model *m, const struct pmint *pm,
                          int64_t interval_e4, uint32_t extreme_ppm,
                          char *err, size_t errlen);
+
+/* What gen_model_init allocated (not the sources, the caller's). */
+void gen_model_free(struct gen_model *m);
 
 /* Set up source s (already named) from the seed: its traits, and the
  * start of its CV, up to max_delay_e4 after start. */
@@ -88,7 +92,7 @@ void gen_model_source(struct gen_model *m, unsigned s, uint64_t seed,
 /* The stamp at which source s's next interval will end. */
 int64_t gen_model_next_end(const struct gen_model *m, unsigned s);
 
-/* Generate source s's next interval into iv. */
+/* Generate source s's next interval into iv (iv->v: room for nfields). */
 void gen_model_next(struct gen_model *m, unsigned s, struct gen_interval *iv);
 
 #endif

@@ -251,9 +251,9 @@ count_next(const struct draw *w, unsigned c, uint64_t inc, uint32_t size)
 	uint64_t v;
 
 	if (w->first)
-		v = rng_range(w->r, 1000000, 100000000);
+		v = gen_rng_range(w->r, 1000000, 100000000);
 	else if (w->restart)
-		v = rng_below(w->r, 1000); /* below any count before: it went back */
+		v = gen_rng_below(w->r, 1000); /* below any count before: it went back */
 	else
 		v = w->old[c] + inc;
 	return size == 4 ? v & UINT32_MAX : v;
@@ -268,27 +268,27 @@ draw_with_base(const struct draw *w, const struct perf_counter_spec *k, unsigned
 	switch (k[c].type) {
 	case 0x20020400u: /* RAW_FRACTION: instantaneous, N <= B */
 	case 0x20020500u:
-		b = rng_range(w->r, 1, k[c].size == 4 ? 1000000 : UINT64_C(1) << 40);
+		b = gen_rng_range(w->r, 1, k[c].size == 4 ? 1000000 : UINT64_C(1) << 40);
 		w->now[c + 1] = b;
-		w->now[c] = rng_below(w->r, b + 1);
+		w->now[c] = gen_rng_below(w->r, b + 1);
 		return;
 	case 0x22510500u: case 0x23510500u: case 0x22410500u: case 0x23410500u:
 		/* MULTI: B instances busy at most B times the time */
-		w->now[c + 1] = b = rng_range(w->r, 1, 8);
-		w->now[c] = count_next(w, c, rng_below(w->r, b * w->d + 1), 8);
+		w->now[c + 1] = b = gen_rng_range(w->r, 1, 8);
+		w->now[c] = count_next(w, c, gen_rng_below(w->r, b * w->d + 1), 8);
 		return;
 	case 0x20470500u: case 0x20570500u: case 0x20670500u:
 		/* PRECISION: the timestamp lags the clock a little */
-		w->now[c + 1] = w->clock - rng_below(w->r, 1000);
+		w->now[c + 1] = w->clock - gen_rng_below(w->r, 1000);
 		n = w->first || w->restart ? 0 : w->now[c + 1] - w->old[c + 1];
-		w->now[c] = count_next(w, c, rng_below(w->r, n + 1), 8);
+		w->now[c] = count_next(w, c, gen_rng_below(w->r, n + 1), 8);
 		return;
 	}
 	/* fractions and averages: operations, and their counts or times */
-	b = k[c].type == 0x30020400u ? rng_range(w->r, 1, 100) : rng_range(w->r, 1, 1000);
-	n = k[c].type == 0x20C20400u ? rng_below(w->r, b + 1)
-	    : k[c].type == 0x30020400u ? b * rng_below(w->r, w->freq / 100 + 1)
-	    : b * rng_below(w->r, 65537);
+	b = k[c].type == 0x30020400u ? gen_rng_range(w->r, 1, 100) : gen_rng_range(w->r, 1, 1000);
+	n = k[c].type == 0x20C20400u ? gen_rng_below(w->r, b + 1)
+	    : k[c].type == 0x30020400u ? b * gen_rng_below(w->r, w->freq / 100 + 1)
+	    : b * gen_rng_below(w->r, 65537);
 	w->now[c + 1] = count_next(w, c + 1, b, k[c + 1].size);
 	w->now[c] = count_next(w, c, n, k[c].size);
 }
@@ -298,19 +298,19 @@ static uint64_t
 increment(const struct draw *w, uint32_t type)
 {
 	switch (type) {
-	case 0x10410500u: return rng_below(w->r, UINT64_C(10000000000));
-	case 0x00400500u: return rng_below(w->r, UINT64_C(1000000000000));
-	case 0x00400400u: return rng_below(w->r, 100000);
+	case 0x10410500u: return gen_rng_below(w->r, UINT64_C(10000000000));
+	case 0x00400500u: return gen_rng_below(w->r, UINT64_C(1000000000000));
+	case 0x00400400u: return gen_rng_below(w->r, 100000);
 	case 0x00450400u: /* 4 bytes: a window's count stays below 2^30 */
-		return rng_below(w->r, (4 * w->d < (UINT64_C(1) << 30) ? 4 * w->d
+		return gen_rng_below(w->r, (4 * w->d < (UINT64_C(1) << 30) ? 4 * w->d
 		                        : UINT64_C(1) << 30) + 1);
 	case 0x00450500u: case 0x00550500u: case 0x00650500u:
-		return rng_below(w->r, 4 * w->d + 1); /* queues of up to 4 */
+		return gen_rng_below(w->r, 4 * w->d + 1); /* queues of up to 4 */
 	case 0x20410500u: case 0x21410500u: case 0x20510500u: case 0x21510500u:
 	case 0x20610500u:
-		return rng_below(w->r, w->d + 1);     /* busy at most all the time */
+		return gen_rng_below(w->r, w->d + 1);     /* busy at most all the time */
 	default:
-		return rng_below(w->r, 1000000);      /* counts per second */
+		return gen_rng_below(w->r, 1000000);      /* counts per second */
 	}
 }
 
@@ -327,22 +327,22 @@ draw_counter(const struct perf_system *s, const struct draw *w,
 		return;
 	}
 	switch (k->type) {
-	case 0x00010000u: w->now[c] = rng_below(w->r, 100000); return;
-	case 0x00000000u: w->now[c] = rng_next(w->r) & UINT32_MAX; return;
+	case 0x00010000u: w->now[c] = gen_rng_below(w->r, 100000); return;
+	case 0x00000000u: w->now[c] = gen_rng_next(w->r) & UINT32_MAX; return;
 	case 0x00010100u:
-		w->now[c] = rng_range(w->r, UINT64_C(1) << 32, UINT64_C(1) << 40);
+		w->now[c] = gen_rng_range(w->r, UINT64_C(1) << 32, UINT64_C(1) << 40);
 		return;
-	case 0x00000100u: w->now[c] = rng_below(w->r, UINT64_C(1) << 48); return;
+	case 0x00000100u: w->now[c] = gen_rng_below(w->r, UINT64_C(1) << 48); return;
 	case 0x30240500u: /* ELAPSED_TIME: started i + 1 seconds after boot */
 		w->now[c] = w->boot + (i + 1) * w->obj_freq;
 		return;
 	case 0x00000B00u: case 0x40000200u: case 0x80000000u: w->now[c] = 0; return;
-	case UNKNOWN_TYPE: w->now[c] = rng_next(w->r); return;
+	case UNKNOWN_TYPE: w->now[c] = gen_rng_next(w->r); return;
 	}
 	if (wraps && w->first) /* wraps in the first window: +1e6 at least */
 		w->now[c] = (UINT64_C(1) << 32) - 500000;
 	else
-		w->now[c] = count_next(w, c, wraps ? rng_range(w->r, 1000000, 2000000)
+		w->now[c] = count_next(w, c, wraps ? gen_rng_range(w->r, 1000000, 2000000)
 		                                   : increment(w, k->type), k->size);
 }
 
@@ -405,19 +405,19 @@ draw_snapshot(struct perf_system *s, const struct gen_perf_config *cfg,
 	uint64_t since_boot;
 
 	t->ms = cfg->start_ms + (int64_t)k * cfg->interval_ms +
-	        (int64_t)rng_below(&s->rng, 1000);
+	        (int64_t)gen_rng_below(&s->rng, 1000);
 	if (reboot)
-		s->boot_ms = t->ms - (int64_t)rng_range(&s->rng, 300000, 900000);
+		s->boot_ms = t->ms - (int64_t)gen_rng_range(&s->rng, 300000, 900000);
 	since_boot = (uint64_t)(t->ms - s->boot_ms);
 	t->perf_freq = s->freq;
-	t->perf_time = since_boot * s->freq / 1000 + rng_below(&s->rng, s->freq / 1000);
-	t->time_100ns = filetime(t->ms) + rng_below(&s->rng, 10000);
+	t->perf_time = since_boot * s->freq / 1000 + gen_rng_below(&s->rng, s->freq / 1000);
+	t->time_100ns = filetime(t->ms) + gen_rng_below(&s->rng, 10000);
 	for (unsigned o = 0; o < perf_nobjects; o++) {
 		enum perf_object_clock c = perf_objects[o].clock;
 
 		cur->obj_freq[o] = c == POC_FILETIME ? 10000000 : c == POC_MICROS ? 1000000 : 0;
 		cur->obj_time[o] = c == POC_FILETIME ? t->time_100ns
-		                   : c == POC_MICROS ? since_boot * 1000 + rng_below(&s->rng, 1000)
+		                   : c == POC_MICROS ? since_boot * 1000 + gen_rng_below(&s->rng, 1000)
 		                   : 0;
 	}
 	for (unsigned o = 0; o < perf_nobjects; o++)
@@ -591,9 +591,9 @@ put_system_time(uint8_t *dst, int64_t ms)
 	unsigned month, day, hour, minute, second;
 	int64_t days;
 
-	stamp_civil(ms / 1000 * PM_UNITS_PER_SECOND, &year, &month, &day, &hour,
+	pmtime_civil(ms / 1000 * PM_UNITS_PER_SECOND, &year, &month, &day, &hour,
 	            &minute, &second);
-	days = days_from_civil(year, month, day);
+	days = pmtime_days_from_civil(year, month, day);
 	put_le(dst, 2, (uint64_t)year);
 	put_le(dst + 2, 2, month);
 	put_le(dst + 4, 2, (uint64_t)((days % 7 + 11) % 7)); /* 1970-01-01: Thursday */
@@ -665,8 +665,8 @@ systems_new(const struct gen_perf_config *cfg)
 
 		s->name = cfg->systems[i];
 		s->index = i;
-		rng_seed(&s->rng, cfg->seed, ((uint64_t)STREAM_PERF << 16) + i);
-		s->boot_ms = cfg->start_ms - (int64_t)rng_range(&s->rng, 3600000, 2592000000);
+		gen_rng_seed(&s->rng, cfg->seed, ((uint64_t)STREAM_PERF << 16) + i);
+		s->boot_ms = cfg->start_ms - (int64_t)gen_rng_range(&s->rng, 3600000, 2592000000);
 		s->freq = 2929687 + 1000000 * (uint64_t)i;
 		for (unsigned j = 0; j < 2; j++) {
 			struct perf_snapshot *sn = &s->snap[j];

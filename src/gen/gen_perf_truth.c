@@ -197,7 +197,7 @@ format_time(char *out, int64_t ms)
 {
 	char sec[20];
 
-	stamp_format(ms / 1000 * PM_UNITS_PER_SECOND, sec);
+	pmtime_format(ms / 1000 * PM_UNITS_PER_SECOND, sec);
 	sprintf(out, "%s.%03u", sec, (unsigned)(ms % 1000));
 }
 

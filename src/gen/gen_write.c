@@ -39,7 +39,7 @@ gen_smf_check(const struct smfhdr *s, char *err, size_t errlen)
 /* ---- filler */
 
 pm_status
-filler_init(struct gen_filler *f, struct gen_rng *r)
+gen_filler_init(struct gen_filler *f, struct gen_rng *r)
 {
 	f->len = FILLER_LEN;
 	f->bytes = malloc(f->len);
@@ -47,19 +47,19 @@ filler_init(struct gen_filler *f, struct gen_rng *r)
 		return PM_E_NOMEM;
 	for (size_t i = 0; i < f->len; i += 8)
 		put_be(f->bytes + i, f->len - i < 8 ? (unsigned)(f->len - i) : 8,
-		       rng_next(r));
+		       gen_rng_next(r));
 	return PM_OK;
 }
 
 void
-filler_copy(const struct gen_filler *f, struct gen_rng *r, uint8_t *dst,
-            size_t n)
+gen_filler_copy(const struct gen_filler *f, struct gen_rng *r, uint8_t *dst,
+                size_t n)
 {
-	memcpy(dst, f->bytes + rng_below(r, f->len - n + 1), n);
+	memcpy(dst, f->bytes + gen_rng_below(r, f->len - n + 1), n);
 }
 
 void
-filler_free(struct gen_filler *f)
+gen_filler_free(struct gen_filler *f)
 {
 	free(f->bytes);
 	f->bytes = NULL;
@@ -94,8 +94,8 @@ out_put(struct gen_writer *w, const void *p, size_t n)
 }
 
 pm_status
-gw_open(struct gen_writer *w, FILE *fp, enum gen_framing framing,
-        size_t block_size, enum gen_xbdw xbdw)
+gen_write_open(struct gen_writer *w, FILE *fp, enum gen_framing framing,
+               size_t block_size, enum gen_xbdw xbdw)
 {
 	memset(w, 0, sizeof *w);
 	w->fp = fp;
@@ -155,8 +155,8 @@ put_segment(struct gen_writer *w, unsigned code, const uint8_t *data, size_t n)
 }
 
 void
-gw_smf_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
-              size_t len)
+gen_write_smf_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
+                     size_t len)
 {
 	const uint8_t *body = rec + GEN_DESC_LEN;
 	size_t n = len - GEN_DESC_LEN, done = 0;
@@ -188,25 +188,25 @@ gw_smf_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
 }
 
 void
-gw_count_pm(struct gen_writer *w, unsigned type, size_t len)
+gen_write_count_pm(struct gen_writer *w, unsigned type, size_t len)
 {
 	w->inv.pm_records[type & 0xff]++;
 	w->inv.pm_bytes[type & 0xff] += len;
 }
 
 void
-gw_pm_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
-             size_t len)
+gen_write_pm_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
+                    size_t len)
 {
 	if (w->framing == GEN_RDW_PM)
 		put_segment(w, 0, rec, len);
 	else
 		out_put(w, rec, len);
-	gw_count_pm(w, type, len);
+	gen_write_count_pm(w, type, len);
 }
 
 uint64_t
-gw_bytes(const struct gen_writer *w)
+gen_write_bytes(const struct gen_writer *w)
 {
 	uint64_t pending = w->framing == GEN_BDW && w->block_used > GEN_DESC_LEN ?
 	                   w->block_used : 0;
@@ -214,7 +214,7 @@ gw_bytes(const struct gen_writer *w)
 }
 
 pm_status
-gw_close(struct gen_writer *w)
+gen_write_close(struct gen_writer *w)
 {
 	if (w->framing == GEN_BDW || w->framing == GEN_RDW)
 		close_block(w);
@@ -262,7 +262,7 @@ ebcdic_of(char c)
 }
 
 bool
-ebcdic_name_ok(const char *text, size_t max)
+gen_ebcdic_name_ok(const char *text, size_t max)
 {
 	size_t n = strlen(text);
 
@@ -275,7 +275,7 @@ ebcdic_name_ok(const char *text, size_t max)
 }
 
 void
-ebcdic_put(uint8_t *dst, size_t width, const char *text)
+gen_ebcdic_put(uint8_t *dst, size_t width, const char *text)
 {
 	size_t i = 0;
 
@@ -298,8 +298,8 @@ stamp_split(int64_t stamp, uint32_t *pdate, uint32_t *tod_e4)
 
 	if (stamp % PM_UNITS_PER_DAY < 0)
 		days--;
-	stamp_civil(stamp, &year, &month, &day, &hour, &minute, &second);
-	*pdate = pdate_encode(year, (int)(days - days_from_civil(year, 1, 1) + 1));
+	pmtime_civil(stamp, &year, &month, &day, &hour, &minute, &second);
+	*pdate = pmtime_pdate_encode(year, (int)(days - pmtime_days_from_civil(year, 1, 1) + 1));
 	*tod_e4 = (uint32_t)(stamp - days * PM_UNITS_PER_DAY);
 }
 
@@ -337,8 +337,8 @@ put_pm_header(const struct pmint *pm, uint8_t *rec, size_t len, unsigned type,
 }
 
 void
-enc_interval_part(const struct pmint *pm, const struct gen_interval *iv,
-                  unsigned part, uint8_t *dst, const struct tzone *zone)
+gen_enc_interval_part(const struct pmint *pm, const struct gen_interval *iv,
+                      unsigned part, uint8_t *dst, const struct tzone *zone)
 {
 	memset(dst, 0, pm->part_len[part]);
 	put_pm_header(pm, dst, pm->part_len[part], pm->interval_type, part,
@@ -365,18 +365,18 @@ static const struct {
 };
 
 size_t
-enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
-             struct gen_rng *r, const struct gen_filler *f, unsigned *type)
+gen_enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
+                 struct gen_rng *r, const struct gen_filler *f, unsigned *type)
 {
 	size_t k, len;
 	unsigned part;
 
 	do
-		k = rng_below(r, sizeof other_pm / sizeof other_pm[0]);
+		k = gen_rng_below(r, sizeof other_pm / sizeof other_pm[0]);
 	while (other_pm[k].type == pm->interval_type);
-	part = (unsigned)rng_below(r, other_pm[k].parts);
+	part = (unsigned)gen_rng_below(r, other_pm[k].parts);
 	len = other_pm[k].len[part];
-	filler_copy(f, r, dst, len);
+	gen_filler_copy(f, r, dst, len);
 	memset(dst, 0, len < pm->header_len ? len : pm->header_len);
 	put_pm_header(pm, dst, len, other_pm[k].type, part + 1, stamp, stamp);
 	*type = other_pm[k].type;
@@ -386,9 +386,9 @@ enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
 /* ---- SMF records */
 
 size_t
-enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
-               int64_t stamp, const char *sysid, const char *ssi,
-               unsigned subtype)
+gen_enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
+                   int64_t stamp, const char *sysid, const char *ssi,
+                   unsigned subtype)
 {
 	size_t len = ssi ? s->ext_len : s->std_len;
 	uint32_t pdate, tod_e4;
@@ -399,27 +399,27 @@ enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
 	put_field(rec, s->rty, type);
 	put_field(rec, s->tme, tod_e4 / (PM_UNITS_PER_SECOND / 100));
 	put_field(rec, s->dte, pdate);
-	ebcdic_put(rec + s->sid->offset, s->sid->length, sysid);
+	gen_ebcdic_put(rec + s->sid->offset, s->sid->length, sysid);
 	if (ssi) {
-		ebcdic_put(rec + s->ssi->offset, s->ssi->length, ssi);
+		gen_ebcdic_put(rec + s->ssi->offset, s->ssi->length, ssi);
 		put_field(rec, s->sty, subtype);
 	}
 	return len;
 }
 
 void
-enc_product_header(uint8_t *dst, size_t len, const char *cv, uint64_t seqno,
-                   struct gen_rng *r)
+gen_enc_product_header(uint8_t *dst, size_t len, const char *cv, uint64_t seqno,
+                       struct gen_rng *r)
 {
 	size_t i = GEN_PH_MIN;
 
-	ebcdic_put(dst, GEN_PH_CV_OFFSET, "PMIM");
-	ebcdic_put(dst + GEN_PH_CV_OFFSET, GEN_CV_LEN, cv);
+	gen_ebcdic_put(dst, GEN_PH_CV_OFFSET, "PMIM");
+	gen_ebcdic_put(dst + GEN_PH_CV_OFFSET, GEN_CV_LEN, cv);
 	/* a record number in zoned decimal, then EBCDIC-range noise */
 	for (uint64_t scale = 10000000; scale && i < len; scale /= 10)
 		dst[i++] = (uint8_t)(0xf0 + seqno / scale % 10);
 	while (i < len)
-		dst[i++] = (uint8_t)rng_range(r, EBCDIC_BLANK, 0xff);
+		dst[i++] = (uint8_t)gen_rng_range(r, EBCDIC_BLANK, 0xff);
 }
 
 /* Other SMF record types of a busy z/OS system, and the range of their
@@ -441,9 +441,9 @@ static const struct {
 };
 
 size_t
-enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
-              int64_t stamp, const char *sysid, struct gen_rng *r,
-              const struct gen_filler *f, unsigned *type)
+gen_enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
+                  int64_t stamp, const char *sysid, struct gen_rng *r,
+                  const struct gen_filler *f, unsigned *type)
 {
 	const size_t n = sizeof other_smf / sizeof other_smf[0];
 	unsigned total = 0;
@@ -452,20 +452,20 @@ enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
 
 	for (k = 0; k < n; k++)
 		total += other_smf[k].type == exclude ? 0 : other_smf[k].weight;
-	pick = rng_below(r, total);
+	pick = gen_rng_below(r, total);
 	for (k = 0; k < n; k++) {
 		unsigned w = other_smf[k].type == exclude ? 0 : other_smf[k].weight;
 		if (pick < w)
 			break;
 		pick -= w;
 	}
-	u = rng_below(r, 1000);
+	u = gen_rng_below(r, 1000);
 	len = other_smf[k].min + (size_t)((other_smf[k].max - other_smf[k].min) *
 	                                  u * u * u / (999 * 999 * 999));
-	hdr = enc_smf_header(s, rec, other_smf[k].type, stamp, sysid,
-	                     other_smf[k].ssi,
-	                     (unsigned)rng_range(r, 1, other_smf[k].subtypes));
-	filler_copy(f, r, rec + hdr, len - hdr);
+	hdr = gen_enc_smf_header(s, rec, other_smf[k].type, stamp, sysid,
+	                         other_smf[k].ssi,
+	                         (unsigned)gen_rng_range(r, 1, other_smf[k].subtypes));
+	gen_filler_copy(f, r, rec + hdr, len - hdr);
 	*type = other_smf[k].type;
 	return len;
 }
@@ -489,7 +489,7 @@ csv_text(FILE *fp, const char *text)
 }
 
 void
-truth_header(FILE *fp, const struct pmint *pm)
+gen_truth_header(FILE *fp, const struct pmint *pm)
 {
 	fputs("source,start,end,duration_e4,parts", fp);
 	for (unsigned p = 1; p <= pm->nparts; p++)
@@ -499,8 +499,8 @@ truth_header(FILE *fp, const struct pmint *pm)
 }
 
 void
-truth_row(FILE *fp, const struct pmint *pm, const char *source,
-          const struct gen_interval *iv, unsigned parts, const struct tzone *zone)
+gen_truth_row(FILE *fp, const struct pmint *pm, const char *source,
+              const struct gen_interval *iv, unsigned parts, const struct tzone *zone)
 {
 	char start[TZONE_TEXT], end[TZONE_TEXT];
 
@@ -531,7 +531,7 @@ inventory_rows(FILE *fp, const char *kind, const uint64_t *records,
 }
 
 void
-inventory_csv(FILE *fp, const struct gen_inventory *inv, uint64_t total)
+gen_inventory_csv(FILE *fp, const struct gen_inventory *inv, uint64_t total)
 {
 	fputs("kind,type,records,bytes\n", fp);
 	inventory_rows(fp, "smf", inv->smf_records, inv->smf_bytes, 256);

@@ -67,10 +67,10 @@ struct gen_filler {
 	size_t len;
 };
 
-pm_status filler_init(struct gen_filler *f, struct gen_rng *r);
-void filler_copy(const struct gen_filler *f, struct gen_rng *r, uint8_t *dst,
-                 size_t n);
-void filler_free(struct gen_filler *f);
+pm_status gen_filler_init(struct gen_filler *f, struct gen_rng *r);
+void gen_filler_copy(const struct gen_filler *f, struct gen_rng *r, uint8_t *dst,
+                     size_t n);
+void gen_filler_free(struct gen_filler *f);
 
 struct gen_writer {
 	FILE *fp;
@@ -86,62 +86,62 @@ struct gen_writer {
 	struct gen_inventory inv;
 };
 
-pm_status gw_open(struct gen_writer *w, FILE *fp, enum gen_framing framing,
-                  size_t block_size, enum gen_xbdw xbdw);
+pm_status gen_write_open(struct gen_writer *w, FILE *fp, enum gen_framing framing,
+                         size_t block_size, enum gen_xbdw xbdw);
 /* A PM record of type `type` (pm and rdw-pm framings). */
-void gw_pm_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
-                  size_t len);
+void gen_write_pm_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
+                         size_t len);
 /* A logical SMF record of type `type`, len bytes whose first GEN_DESC_LEN
  * bytes are the place of its RDW (rdw and bdw framings). */
-void gw_smf_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
-                   size_t len);
+void gen_write_smf_record(struct gen_writer *w, unsigned type, const uint8_t *rec,
+                          size_t len);
 /* Count a PM record written inside an SMF record. */
-void gw_count_pm(struct gen_writer *w, unsigned type, size_t len);
+void gen_write_count_pm(struct gen_writer *w, unsigned type, size_t len);
 /* Bytes written so far, buffered ones included. */
-uint64_t gw_bytes(const struct gen_writer *w);
+uint64_t gen_write_bytes(const struct gen_writer *w);
 /* Write what is pending. PM_E_WRITE (errno in w->error) on any failure. */
-pm_status gw_close(struct gen_writer *w);
+pm_status gen_write_close(struct gen_writer *w);
 
 /* v as a little-endian integer of width bytes at dst, byte by byte, so the
  * bytes are the same on every host (Windows data: PERF_DATA_BLOCKs). */
 void put_le(uint8_t *dst, unsigned width, uint64_t v);
 
 /* EBCDIC (code page 037) for names: A-Z, 0-9, @ # $. */
-bool ebcdic_name_ok(const char *text, size_t max);
+bool gen_ebcdic_name_ok(const char *text, size_t max);
 /* text into width bytes, padded with EBCDIC blanks. */
-void ebcdic_put(uint8_t *dst, size_t width, const char *text);
+void gen_ebcdic_put(uint8_t *dst, size_t width, const char *text);
 
 /* Part `part` of interval iv into dst (pm->part_len[part] bytes); its
  * times as the local clock of zone shows them (NULL: as they are). */
-void enc_interval_part(const struct pmint *pm, const struct gen_interval *iv,
-                       unsigned part, uint8_t *dst, const struct tzone *zone);
+void gen_enc_interval_part(const struct pmint *pm, const struct gen_interval *iv,
+                           unsigned part, uint8_t *dst, const struct tzone *zone);
 /* A PM record of another type, dated at stamp; returns its length and
  * sets *type. */
-size_t enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
-                    struct gen_rng *r, const struct gen_filler *f,
-                    unsigned *type);
+size_t gen_enc_other_pm(const struct pmint *pm, uint8_t *dst, int64_t stamp,
+                        struct gen_rng *r, const struct gen_filler *f,
+                        unsigned *type);
 /* The SMF header of rec: standard, or extended when ssi is not NULL.
  * Returns the header's length. */
-size_t enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
-                      int64_t stamp, const char *sysid, const char *ssi,
-                      unsigned subtype);
+size_t gen_enc_smf_header(const struct smfhdr *s, uint8_t *rec, unsigned type,
+                          int64_t stamp, const char *sysid, const char *ssi,
+                          unsigned subtype);
 /* The product header between the SMF header and the first PM record:
  * len >= GEN_PH_MIN bytes, all EBCDIC text; cv may be "". */
-void enc_product_header(uint8_t *dst, size_t len, const char *cv,
-                        uint64_t seqno, struct gen_rng *r);
+void gen_enc_product_header(uint8_t *dst, size_t len, const char *cv,
+                            uint64_t seqno, struct gen_rng *r);
 /* An SMF record of another type than `exclude` into rec (room for
  * GEN_OTHER_SMF_MAX bytes); returns its length and sets *type. */
-size_t enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
-                     int64_t stamp, const char *sysid, struct gen_rng *r,
-                     const struct gen_filler *f, unsigned *type);
+size_t gen_enc_other_smf(const struct smfhdr *s, uint8_t *rec, unsigned exclude,
+                         int64_t stamp, const char *sysid, struct gen_rng *r,
+                         const struct gen_filler *f, unsigned *type);
 
 /* The truth CSV (see pmimgen.1): header line, and one row per interval. */
-void truth_header(FILE *fp, const struct pmint *pm);
-void truth_row(FILE *fp, const struct pmint *pm, const char *source,
-               const struct gen_interval *iv, unsigned parts,
-               const struct tzone *zone);
+void gen_truth_header(FILE *fp, const struct pmint *pm);
+void gen_truth_row(FILE *fp, const struct pmint *pm, const char *source,
+                   const struct gen_interval *iv, unsigned parts,
+                   const struct tzone *zone);
 
 /* The inventory CSV: kind,type,records,bytes. */
-void inventory_csv(FILE *fp, const struct gen_inventory *inv, uint64_t total);
+void gen_inventory_csv(FILE *fp, const struct gen_inventory *inv, uint64_t total);
 
 #endif

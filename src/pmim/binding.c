@@ -69,9 +69,10 @@ bind_buckets(struct schema *s, const struct layout *lay)
 }
 
 pm_status
-binding_schema_open(struct schema **out, const struct layout *lay, char *err,
-                 size_t errlen)
+binding_schema_open(struct schema **out, const struct pmint *pm, char *err,
+                    size_t errlen)
 {
+	const struct layout *lay = &pm->lay;
 	struct schema *s;
 	pm_status st = schema_open(&s, lay->nfields, lay->nbuckets);
 
@@ -88,7 +89,7 @@ binding_schema_open(struct schema **out, const struct layout *lay, char *err,
 		bind_field(&s->figures[i], &lay->fields[i]);
 	s->nfigures = lay->nfields;
 	bind_buckets(s, lay);
-	s->groups = ((1u << lay->nparts) - 1) & ~1u;
+	s->groups = pmint_all_parts(pm);
 	*out = s;
 	return PM_OK;
 }

@@ -15,15 +15,15 @@
 
 #include <stddef.h>
 
-#include "core/copybook.h"
 #include "frame/frame.h"
 #include "frame/schema.h"
+#include "pmim/pmint.h"
 #include "pmim/reasm.h"
 
-/* The schema of lay. PM_E_LAYOUT (with the reason in err) past the
- * schema's limits, PM_E_NOMEM. */
-pm_status binding_schema_open(struct schema **out, const struct layout *lay,
-                           char *err, size_t errlen);
+/* The schema of pm's layout; a complete frame has every part. PM_E_LAYOUT
+ * (with the reason in err) past the schema's limits, PM_E_NOMEM. */
+pm_status binding_schema_open(struct schema **out, const struct pmint *pm,
+                              char *err, size_t errlen);
 
 /* The frame of an interval: its figures are the interval's. */
 void binding_frame_of(struct frame *f, const struct interval *iv);

@@ -233,7 +233,7 @@ say_run(struct coverage *c, uint32_t source, const struct run *run)
 	tzone_format(c->o.zone, run->start, from);
 	tzone_format(c->o.zone, run->end, to);
 	if (!c->o.zone && run->end - run->start <= 3600 * PM_UNITS_PER_SECOND) {
-		stamp_civil(run->start, &year, &month, &day, &h, &m, &s);
+		pmtime_civil(run->start, &year, &month, &day, &h, &m, &s);
 		autumn_hour = ((month == 10 && day >= 25) || (month == 11 && day <= 7)) &&
 		              m == 0 && s == 0;
 	}

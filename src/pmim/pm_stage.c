@@ -128,13 +128,13 @@ part_times(struct pm_stage *s, struct pm_part *p, size_t bytes)
 {
 	pm_status st;
 
-	if ((st = pm_stamp_cached(&s->dates, p->sdate, p->stime, PM_UNITS_PER_SECOND,
-	                          &p->start)) != PM_OK) {
+	if ((st = pmtime_stamp_cached(&s->dates, p->sdate, p->stime, PM_UNITS_PER_SECOND,
+	                              &p->start)) != PM_OK) {
 		damaged(s, st, p->offset, bytes, "interval start");
 		return false;
 	}
-	if ((st = pm_stamp_cached(&s->dates, p->edate, p->etime, PM_UNITS_PER_SECOND,
-	                          &p->end)) != PM_OK) {
+	if ((st = pmtime_stamp_cached(&s->dates, p->edate, p->etime, PM_UNITS_PER_SECOND,
+	                              &p->end)) != PM_OK) {
 		damaged(s, st, p->offset, bytes, "interval end");
 		return false;
 	}

@@ -80,15 +80,12 @@ find_buckets(struct layout *lay, char *err, size_t errlen)
 		const struct cb_field *f = &lay->fields[i];
 		struct cb_bucket *b;
 		int idx[3];
+		pm_status st;
 
 		if (!bucket_triple(lay, i, idx))
 			continue;
-		if (lay->nbuckets >= CB_MAX_BUCKETS) {
-			snprintf(err, errlen, "%s: more than %d wait buckets, at %s",
-			         lay->file, CB_MAX_BUCKETS, f->name);
-			return PM_E_LAYOUT;
-		}
-		b = &lay->buckets[lay->nbuckets++];
+		if ((st = layout_add_bucket(lay, f->name, &b, err, errlen)) != PM_OK)
+			return st;
 		memcpy(b->label, f->name, sizeof b->label);
 		memcpy(b->desc, f->desc, sizeof b->desc);
 		b->part = f->part;
@@ -161,7 +158,7 @@ build_items(struct pmint *pm, char *err, size_t errlen)
 		bf->sum = (uint16_t)b->sum;
 		bf->high = (uint16_t)b->high;
 		bf->count = (uint16_t)b->count;
-		bf->bucket = (uint8_t)i;
+		bf->bucket = (uint16_t)i;
 	}
 	return PM_OK;
 }
@@ -233,17 +230,13 @@ bind_header(struct pmint *pm, long *hdrlen, long *maxlen, char *err,
 	return bind_head(pm, err, errlen);
 }
 
-pm_status
-pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
-           size_t errlen)
+/* The binding of a parsed layout; what it allocated is pmint_free's. */
+static pm_status
+bind_layout(struct pmint *pm, const char *file, char *err, size_t errlen)
 {
 	pm_status st;
 	long hdrlen, maxlen;
 
-	memset(pm, 0, sizeof *pm);
-	if ((st = layout_parse(text, file, part_comment, NULL, &pm->lay, err,
-	                       errlen)) != PM_OK)
-		return st;
 	for (size_t i = 0; i < pm->lay.nfields; i++)
 		pm->lay.fields[i].units = units_of(pm->lay.fields[i].type,
 		                                   pm->lay.fields[i].desc);
@@ -265,8 +258,22 @@ pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
 	for (unsigned p = 1; p <= pm->nparts; p++)
 		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
 		                  pm->lay.part_end[p] : pm->header_len;
-	if ((st = build_items(pm, err, errlen)) != PM_OK ||
-	    (st = check_parts_together(pm, err, errlen)) != PM_OK)
+	if ((st = build_items(pm, err, errlen)) != PM_OK)
+		return st;
+	return check_parts_together(pm, err, errlen);
+}
+
+pm_status
+pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
+           size_t errlen)
+{
+	pm_status st;
+
+	memset(pm, 0, sizeof *pm);
+	if ((st = layout_parse(text, file, part_comment, NULL, &pm->lay, err,
+	                       errlen)) != PM_OK)
+		return st;
+	if ((st = bind_layout(pm, file, err, errlen)) != PM_OK)
 		pmint_free(pm);
 	return st;
 }
@@ -274,6 +281,7 @@ pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
 void
 pmint_free(struct pmint *pm)
 {
+	layout_free(&pm->lay);
 	free(pm->item_store);
 	free(pm->bucket_store);
 	pm->item_store = NULL;
@@ -497,6 +505,6 @@ pmint_interval_header_at(const struct pmint *pm, struct span bytes)
 	       type == pm->interval_type && pmint_header_read(pm, bytes, &h) == PM_OK &&
 	       h.seq >= 1 && h.seq <= pm->nparts &&
 	       h.version == pm->current_version &&
-	       pdate_decode(h.sdate, &year, &yday) == PM_OK &&
-	       pdate_decode(h.edate, &year, &yday) == PM_OK;
+	       pmtime_pdate_decode(h.sdate, &year, &yday) == PM_OK &&
+	       pmtime_pdate_decode(h.edate, &year, &yday) == PM_OK;
 }

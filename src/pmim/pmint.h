@@ -53,7 +53,7 @@ enum pm_head_field {
  * (an index into layout.buckets). */
 struct pm_bucket_fields {
 	uint16_t sum, high, count;
-	uint8_t bucket;
+	uint16_t bucket;
 };
 
 struct pmint {

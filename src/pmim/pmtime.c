@@ -12,7 +12,7 @@ is_leap(int y)
 }
 
 pm_status
-pdate_decode(uint32_t packed, int *year, int *yday)
+pmtime_pdate_decode(uint32_t packed, int *year, int *yday)
 {
 	unsigned sign = packed & 0xF;
 	uint32_t p = 0;
@@ -34,7 +34,7 @@ pdate_decode(uint32_t packed, int *year, int *yday)
 }
 
 uint32_t
-pdate_encode(int year, int yday)
+pmtime_pdate_encode(int year, int yday)
 {
 	uint32_t p = (uint32_t)(year - 1900) * 1000u + (uint32_t)yday, v = 0xF;
 	for (int shift = 4; shift <= 28; shift += 4, p /= 10)
@@ -42,10 +42,10 @@ pdate_encode(int year, int yday)
 	return v;
 }
 
-/* Howard Hinnant's days_from_civil: exact for the proleptic Gregorian
+/* Howard Hinnant's pmtime_days_from_civil: exact for the proleptic Gregorian
  * calendar, no tables, no time-zone database. */
 int64_t
-days_from_civil(int year, unsigned month, unsigned day)
+pmtime_days_from_civil(int year, unsigned month, unsigned day)
 {
 	int64_t y = (int64_t)year - (month <= 2);
 	int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -56,10 +56,10 @@ days_from_civil(int year, unsigned month, unsigned day)
 }
 
 pm_status
-pm_stamp(uint32_t pdate, uint32_t time, int64_t per_second, int64_t *stamp)
+pmtime_stamp(uint32_t pdate, uint32_t time, int64_t per_second, int64_t *stamp)
 {
 	int year, yday;
-	pm_status st = pdate_decode(pdate, &year, &yday);
+	pm_status st = pmtime_pdate_decode(pdate, &year, &yday);
 
 	if (st != PM_OK)
 		return st;
@@ -67,18 +67,18 @@ pm_stamp(uint32_t pdate, uint32_t time, int64_t per_second, int64_t *stamp)
 	 * of a day. */
 	if ((int64_t)time > 86400 * per_second)
 		return PM_E_BAD_TIME;
-	int64_t days = days_from_civil(year, 1, 1) + yday - 1;
+	int64_t days = pmtime_days_from_civil(year, 1, 1) + yday - 1;
 	*stamp = days * PM_UNITS_PER_DAY +
 	         (int64_t)time * (PM_UNITS_PER_SECOND / per_second);
 	return PM_OK;
 }
 
 pm_status
-pm_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
-                int64_t per_second, int64_t *stamp)
+pmtime_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
+                    int64_t per_second, int64_t *stamp)
 {
 	if (!c->valid || c->packed != pdate) {
-		pm_status st = pm_stamp(pdate, 0, per_second, &c->midnight);
+		pm_status st = pmtime_stamp(pdate, 0, per_second, &c->midnight);
 		if (st != PM_OK)
 			return st;
 		c->packed = pdate;
@@ -90,7 +90,7 @@ pm_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
 	return PM_OK;
 }
 
-/* civil_from_days, the inverse of days_from_civil. */
+/* civil_from_days, the inverse of pmtime_days_from_civil. */
 static void
 civil_from_days(int64_t z, int *year, unsigned *month, unsigned *day)
 {
@@ -106,8 +106,8 @@ civil_from_days(int64_t z, int *year, unsigned *month, unsigned *day)
 }
 
 void
-stamp_civil(int64_t stamp, int *year, unsigned *month, unsigned *day,
-            unsigned *hour, unsigned *minute, unsigned *second)
+pmtime_civil(int64_t stamp, int *year, unsigned *month, unsigned *day,
+             unsigned *hour, unsigned *minute, unsigned *second)
 {
 	int64_t days = stamp / PM_UNITS_PER_DAY, rem = stamp % PM_UNITS_PER_DAY;
 	if (rem < 0) {
@@ -129,12 +129,12 @@ put2(char *p, unsigned v)
 }
 
 void
-stamp_format(int64_t stamp, char out[20])
+pmtime_format(int64_t stamp, char out[20])
 {
 	int year;
 	unsigned mo, d, h, mi, s;
 
-	stamp_civil(stamp, &year, &mo, &d, &h, &mi, &s);
+	pmtime_civil(stamp, &year, &mo, &d, &h, &mi, &s);
 	if (year < 0 || year > 9999)
 		year = 0;
 	put2(out, (unsigned)year / 100);
@@ -166,7 +166,7 @@ digits(const char **p, unsigned n, unsigned *out)
 }
 
 pm_status
-stamp_parse(const char *text, int64_t *stamp)
+pmtime_parse(const char *text, int64_t *stamp)
 {
 	const char *p = text;
 	unsigned y, mo, d, h = 0, mi = 0, s = 0;
@@ -190,7 +190,7 @@ stamp_parse(const char *text, int64_t *stamp)
 	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	if (d > mdays[mo - 1] || (mo == 2 && d == 29 && !is_leap((int)y)))
 		return PM_E_USAGE;
-	*stamp = (days_from_civil((int)y, mo, d) * 86400 + h * 3600 + mi * 60 + s) *
+	*stamp = (pmtime_days_from_civil((int)y, mo, d) * 86400 + h * 3600 + mi * 60 + s) *
 	         PM_UNITS_PER_SECOND;
 	return PM_OK;
 }

@@ -65,6 +65,7 @@ struct reasm {
 	uint64_t horizon;
 	unsigned all_parts;
 	struct slot *slots;      /* the ring: max_pending + 1 slots */
+	uint64_t *figures;       /* their figures: nslots x nfields */
 	size_t nslots, head, count;
 	struct bucket *index;    /* a power of two, at least 2 * nslots */
 	size_t index_mask;
@@ -346,13 +347,13 @@ index_size(size_t nslots)
 }
 
 uint64_t
-reasm_memory(size_t max_pending)
+reasm_memory(size_t max_pending, size_t nfields)
 {
 	uint64_t nslots = (uint64_t)(max_pending ? max_pending : 1) + 1;
 	uint64_t nindex = max_pending > REASM_MAX_PENDING ? 2 * nslots
 	                  : index_size((size_t)nslots);
 
-	return nslots * sizeof(struct slot) +
+	return nslots * (sizeof(struct slot) + nfields * sizeof(uint64_t)) +
 	       nindex * sizeof(struct bucket);
 }
 
@@ -384,11 +385,14 @@ reasm_open(struct reasm **out, const struct pmint *pm,
 	nindex = index_size(r->nslots);
 	r->index_mask = nindex - 1;
 	r->slots = calloc(r->nslots, sizeof *r->slots);
+	r->figures = calloc(r->nslots, pm->lay.nfields * sizeof *r->figures);
 	r->index = calloc(nindex, sizeof *r->index);
-	if (r->slots == NULL || r->index == NULL) {
+	if (r->slots == NULL || r->figures == NULL || r->index == NULL) {
 		reasm_close(r);
 		return PM_E_PENDING_MEMORY;
 	}
+	for (size_t i = 0; i < r->nslots; i++)
+		r->slots[i].iv.v = r->figures + i * pm->lay.nfields;
 	for (size_t i = 0; i < nindex; i++)
 		r->index[i].slot = NO_SLOT;
 	*out = r;
@@ -452,6 +456,7 @@ reasm_close(struct reasm *r)
 	if (r == NULL)
 		return;
 	free(r->slots);
+	free(r->figures);
 	free(r->index);
 	free(r);
 }

@@ -6,7 +6,8 @@
  * emitted as soon as it is complete, or as incomplete once `horizon` more
  * interval parts have arrived after it (it is far behind the stream and can
  * no longer be completed), or when the queue holds max_pending intervals.
- * Memory is fixed at open: nothing is allocated per part. */
+ * Memory is fixed at open, sized from the layout's fields: nothing is
+ * allocated per part. */
 #ifndef REASM_H
 #define REASM_H
 
@@ -24,7 +25,9 @@ struct interval {
 	int64_t start, end;                  /* stamps, see pmtime.h */
 	unsigned parts;                      /* bit p set: part p present */
 	uint64_t offset;                     /* file offset of its first part */
-	uint64_t v[CB_MAX_FIELDS];           /* field values, by layout index */
+	uint64_t *v;                         /* field values, by layout index:
+	                                        nfields of them, in storage
+	                                        reassembly allocates at open */
 };
 
 typedef void (*interval_fn)(const struct interval *iv, void *ctx);
@@ -48,8 +51,9 @@ struct reasm_opts {
 
 struct reasm;
 
-/* The bytes reasm_open allocates for max_pending intervals. */
-uint64_t reasm_memory(size_t max_pending);
+/* The bytes reasm_open allocates for max_pending intervals of nfields
+ * figures. */
+uint64_t reasm_memory(size_t max_pending, size_t nfields);
 
 /* Open a reassembler into *out. PM_E_PENDING_MEMORY when the memory
  * max_pending asks for (more than REASM_MAX_PENDING, or what the system

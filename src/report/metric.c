@@ -96,7 +96,7 @@ metric_frame_set(struct metric_frame *f, const struct schema *s,
                  unsigned uses)
 {
 	uint64_t *virt = f->x + slots->virt, *sums = f->x + slots->sums;
-	unsigned all = s->groups;
+	bool complete = schema_frame_complete(s, fr);
 	bool valid = fr->start >= 0 && fr->end >= fr->start;
 
 	memcpy(f->x, fr->x, s->nfigures * sizeof f->x[0]);
@@ -106,8 +106,8 @@ metric_frame_set(struct metric_frame *f, const struct schema *s,
 	/* @duration is read only of a valid frame */
 	virt[TERM_DURATION] = valid ? (uint64_t)(fr->end - fr->start) : 0;
 	virt[TERM_INTERVAL] = 1;
-	virt[TERM_COMPLETE] = (fr->have & all) == all;
-	virt[TERM_INCOMPLETE] = (fr->have & all) != all;
+	virt[TERM_COMPLETE] = complete;
+	virt[TERM_INCOMPLETE] = !complete;
 	virt[TERM_START] = (uint64_t)fr->start;
 	virt[TERM_END] = (uint64_t)fr->end;
 	/* PMIM's are fullwords: 48 of them cannot pass 2**64 */

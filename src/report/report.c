@@ -26,7 +26,6 @@ struct report {
 	struct report_opts o;
 	struct rowsink *sink;
 	struct diag *diag;
-	unsigned all_groups;
 	bool keyed;            /* source and period columns lead each row */
 	bool stream;           /* rows as intervals come, no groups */
 	size_t nrows;          /* rows per group: 1, or one per bucket */
@@ -447,7 +446,7 @@ void
 report_frame(const struct frame *fr, void *ctx)
 {
 	struct report *r = ctx;
-	bool complete = (fr->have & r->all_groups) == r->all_groups;
+	bool complete = schema_frame_complete(r->schema, fr);
 	bool in_period = fr->start >= r->o.from && fr->start < r->o.to;
 	bool of_source = source_selected(r, fr->source);
 	int64_t period = 0;
@@ -671,7 +670,6 @@ report_open(struct report **out, const struct rpt_def *def,
 	r->o = *o;
 	r->sink = sink;
 	r->diag = d;
-	r->all_groups = s->groups;
 	r->keyed = def->rows != ROWS_INTERVAL;
 	r->stream = def->rows == ROWS_INTERVAL || o->by == BY_INTERVAL;
 	r->nbuckets = s->family.nrows;

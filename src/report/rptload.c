@@ -62,8 +62,8 @@ plain_name(const char *s)
 }
 
 pm_status
-rptload(struct rpt_def *def, const char *what, const char *report_dir,
-        const struct schema *schema, char *err, size_t errlen)
+rptload_find(struct rpt_def *def, const char *what, const char *report_dir,
+             const struct schema *schema, char *err, size_t errlen)
 {
 	const char *dirs[] = { report_dir, PKGDATADIR "/reports" };
 	const char *builtin = NULL;

@@ -18,8 +18,8 @@
 /* Find, read and parse the definition `what`. Errors (PM_E_USAGE: not
  * found or unreadable; PM_E_DEFINITION: "file:line: message"; PM_E_NOMEM)
  * come with their message in err. */
-pm_status rptload(struct rpt_def *def, const char *what, const char *report_dir,
-                  const struct schema *schema, char *err, size_t errlen);
+pm_status rptload_find(struct rpt_def *def, const char *what, const char *report_dir,
+                       const struct schema *schema, char *err, size_t errlen);
 
 /* The name of the i-th built-in definition; NULL past the last. */
 const char *rptload_builtin_name(size_t i);

@@ -121,9 +121,9 @@ may_start(struct span w, size_t off, enum framing f)
 
 	switch (f) {
 	case FRAMING_BDW:
-		return bdw_parse(w, off, &len) == NULL;
+		return walk_bdw_parse(w, off, &len) == NULL;
 	case FRAMING_RDW:
-		return sdw_parse(w, off, &d) == NULL;
+		return walk_sdw_parse(w, off, &d) == NULL;
 	case FRAMING_PM:
 	case FRAMING_AUTO:
 		break;
@@ -139,13 +139,13 @@ detect_content(const struct fr_records *rs, enum framing f, struct span w,
 {
 	unsigned votes[3] = { 0, 0, 0 };
 
-	(void)walks(rs, f, CONTENT_AUTO, w, at_eof, VOTE_UNITS, true, votes);
+	(void)walk_window(rs, f, CONTENT_AUTO, w, at_eof, VOTE_UNITS, true, votes);
 	for (size_t off = 1;
 	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0; off++) {
 		unsigned later[3] = { 0, 0, 0 };
 		if (may_start(w, off, f) &&
-		    walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
-		          framing_rules[f].resync_units, false, later))
+		    walk_window(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		                walk_rules[f].resync_units, false, later))
 			memcpy(votes, later, sizeof votes);
 	}
 	/* SMF dumps are the usual input: ties go to SMF */
@@ -162,7 +162,7 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
                      bool at_eof)
 {
 	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof };
-	unsigned need = framing_rules[f].detect_units;
+	unsigned need = walk_rules[f].detect_units;
 
 	if (walk_run(&k, f, need))
 		return true;
@@ -179,8 +179,8 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 	}
 	for (size_t off = k.off + 1; off < w.len; off++)
 		if (may_start(w, off, f) &&
-		    walks(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
-		          need, false, NULL))
+		    walk_window(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		                need, false, NULL))
 			return true;
 	return false;
 }
@@ -191,8 +191,8 @@ static bool
 walks_clean(const struct fr_records *rs, enum framing f, struct span w,
             bool at_eof)
 {
-	return walks(rs, f, CONTENT_AUTO, w, at_eof, framing_rules[f].detect_units,
-	             true, NULL);
+	return walk_window(rs, f, CONTENT_AUTO, w, at_eof, walk_rules[f].detect_units,
+	                   true, NULL);
 }
 
 bool

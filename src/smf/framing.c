@@ -73,9 +73,9 @@ struct framer {
 const char *
 framing_name(enum framing f)
 {
-	if ((unsigned)f >= sizeof framing_rules / sizeof framing_rules[0])
+	if ((unsigned)f >= sizeof walk_rules / sizeof walk_rules[0])
 		return "unknown";
-	return framing_rules[f].name;
+	return walk_rules[f].name;
 }
 
 /* ---- reading ---- */
@@ -236,7 +236,7 @@ resumes_at(const struct framer *fr, size_t off, size_t avail)
 	k.w = span_make(fr->buf + fr->pos + off,
 	                min_size(avail - off, RESYNC_WINDOW));
 	k.at_eof = avail - off <= RESYNC_WINDOW;
-	return walk_run(&k, fr->framing, framing_rules[fr->framing].resync_units);
+	return walk_run(&k, fr->framing, walk_rules[fr->framing].resync_units);
 }
 
 /* Skip forward a byte at a time to where units of the framing walk again,
@@ -294,7 +294,7 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 static bool
 units_walk_inside(const struct framer *fr, size_t inside, size_t avail)
 {
-	unsigned units = framing_rules[fr->framing].resync_units;
+	unsigned units = walk_rules[fr->framing].resync_units;
 
 	for (size_t off = 1; off < inside; off++) {
 		struct walk k = { .rs = fr->rs, .content = fr->content,
@@ -567,7 +567,7 @@ step_rdw(struct framer *fr, struct fr_record *rec)
 
 	if (!desc_here(fr, "RDW", &avail, &step))
 		return step;
-	why = sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
+	why = walk_sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
 	if (why)
 		return bad_descriptor(fr, "RDW", DESC_LEN, why);
 	if (!fill(fr, d.len, &avail))
@@ -576,8 +576,8 @@ step_rdw(struct framer *fr, struct fr_record *rec)
 		return cut_short(fr, avail, d.len, "record", DESC_LEN);
 	/* An RDW is only four bytes: what follows must be a record too, or
 	 * the RDW was read out of step (after a damaged length). */
-	if (!content_fits(fr->rs, span_make(fr->buf + fr->pos, d.len), d.code,
-	                  fr->content))
+	if (!walk_content_fits(fr->rs, span_make(fr->buf + fr->pos, d.len), d.code,
+	                       fr->content))
 		return bad_descriptor(fr, "RDW", DESC_LEN,
 		                      fr->content == CONTENT_PM
 		                      ? "no PM record follows"
@@ -608,8 +608,8 @@ plain_despite_extended_bit(struct framer *fr, uint64_t len)
 	k.w = span_make(fr->buf + fr->pos, (size_t)plain);
 	k.off = DESC_LEN;
 	if (walk_block(&k, plain) != WALK_OK ||
-	    (avail > plain && bdw_parse(span_make(fr->buf + fr->pos, avail),
-	                                (size_t)plain, &next) != NULL))
+	    (avail > plain && walk_bdw_parse(span_make(fr->buf + fr->pos, avail),
+	                                     (size_t)plain, &next) != NULL))
 		return len;
 	report(fr, PM_E_BAD_DESCRIPTOR, here(fr),
 	       "BDW x'%02x%02x0000': extended bit set on a plain block of %" PRIu64
@@ -630,8 +630,8 @@ block_end_fits(const struct framer *fr, uint64_t len, size_t avail)
 
 	if (avail < len + 2 * DESC_LEN)
 		return avail == len;
-	return bdw_parse(s, (size_t)len, &next) == NULL &&
-	       sdw_parse(s, (size_t)len + DESC_LEN, &d) == NULL &&
+	return walk_bdw_parse(s, (size_t)len, &next) == NULL &&
+	       walk_sdw_parse(s, (size_t)len + DESC_LEN, &d) == NULL &&
 	       d.len <= next - DESC_LEN;
 }
 
@@ -675,7 +675,7 @@ block_begin(struct framer *fr)
 
 	if (!desc_here(fr, "BDW", &avail, &step))
 		return step;
-	why = bdw_parse(span_make(fr->buf + fr->pos, avail), 0, &len);
+	why = walk_bdw_parse(span_make(fr->buf + fr->pos, avail), 0, &len);
 	if (why)
 		return bad_descriptor(fr, "BDW", DESC_LEN, why);
 	if ((len = plain_despite_extended_bit(fr, len)) == 0)
@@ -685,7 +685,7 @@ block_begin(struct framer *fr)
 	if (!fill(fr, 2 * DESC_LEN, &avail))
 		return STEP_ERROR;
 	if (avail >= 2 * DESC_LEN &&
-	    (sdw_parse(span_make(fr->buf + fr->pos, avail), DESC_LEN, &d) != NULL ||
+	    (walk_sdw_parse(span_make(fr->buf + fr->pos, avail), DESC_LEN, &d) != NULL ||
 	     d.len > len - DESC_LEN))
 		return bad_descriptor(fr, "BDW", DESC_LEN, "no valid segment follows");
 	if (block_length_misread(fr, len, &step))
@@ -747,7 +747,7 @@ block_segment(struct framer *fr, struct fr_record *rec)
 	}
 	if (avail < DESC_LEN)
 		return truncated(fr, avail, DESC_LEN, "SDW");
-	why = sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
+	why = walk_sdw_parse(span_make(fr->buf + fr->pos, avail), 0, &d);
 	if (why) {
 		diag_hex(hex, sizeof hex, fr->buf + fr->pos, DESC_LEN);
 		return bad_block(fr, "SDW x'%s': %s", hex, why);

@@ -24,8 +24,9 @@ smfhdr_load(struct smfhdr *h, char *err, size_t errlen)
 	pm_status st;
 
 	if ((st = layout_parse(smfhdr_listing, "(built-in)/smfhdr.lst", NULL, NULL,
-	                       &h->lay, err, errlen)) != PM_OK ||
-	    (st = need(h, "SMFLEN", &h->len, err, errlen)) != PM_OK ||
+	                       &h->lay, err, errlen)) != PM_OK)
+		return st;
+	if ((st = need(h, "SMFLEN", &h->len, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFSEG", &h->seg, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFFLG", &h->flg, err, errlen)) != PM_OK ||
 	    (st = need(h, "SMFRTY", &h->rty, err, errlen)) != PM_OK ||
@@ -36,11 +37,19 @@ smfhdr_load(struct smfhdr *h, char *err, size_t errlen)
 	    (st = need(h, "SMFSTY", &h->sty, err, errlen)) != PM_OK ||
 	    (st = layout_need_equate(&h->lay, "SMFHDRLN", &std_len, err, errlen)) != PM_OK ||
 	    (st = layout_need_equate(&h->lay, "SMFXHDLN", &ext_len, err, errlen)) != PM_OK ||
-	    (st = layout_need_equate(&h->lay, "SMF$STY", &h->ext_flag, err, errlen)) != PM_OK)
+	    (st = layout_need_equate(&h->lay, "SMF$STY", &h->ext_flag, err, errlen)) != PM_OK) {
+		smfhdr_free(h);
 		return st;
+	}
 	h->std_len = (size_t)std_len;
 	h->ext_len = (size_t)ext_len;
 	return PM_OK;
+}
+
+void
+smfhdr_free(struct smfhdr *h)
+{
+	layout_free(&h->lay);
 }
 
 bool
@@ -53,5 +62,5 @@ smfhdr_plausible(const uint8_t *p, size_t avail, void *ctx)
 
 	return be_u32(s, h->tme->offset, &time) && time < 86400 * 100 &&
 	       be_u32(s, h->dte->offset, &date) &&
-	       pdate_decode(date, &year, &yday) == PM_OK && year < 2200;
+	       pmtime_pdate_decode(date, &year, &yday) == PM_OK && year < 2200;
 }

@@ -22,8 +22,12 @@ struct smfhdr {
 	long ext_flag;     /* SMF$STY */
 };
 
-/* Parse the embedded listing; PM_E_LAYOUT with err filled on failure. */
+/* Parse the embedded listing; PM_E_LAYOUT with err filled on failure
+ * (h then holds nothing to free). */
 pm_status smfhdr_load(struct smfhdr *h, char *err, size_t errlen);
+
+/* What smfhdr_load allocated: the layout's tables. */
+void smfhdr_free(struct smfhdr *h);
 
 /* Whether p (avail bytes, from the RDW on) starts with a plausible SMF
  * header: a time of day below 24:00 and a packed date that decodes to a

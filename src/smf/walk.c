@@ -6,7 +6,7 @@
 /* ---- descriptors ---- */
 
 const char *
-sdw_parse(struct span s, size_t off, struct desc *d)
+walk_sdw_parse(struct span s, size_t off, struct desc *d)
 {
 	uint16_t len;
 	uint8_t b2, b3;
@@ -26,7 +26,7 @@ sdw_parse(struct span s, size_t off, struct desc *d)
 }
 
 const char *
-bdw_parse(struct span s, size_t off, uint64_t *len)
+walk_bdw_parse(struct span s, size_t off, uint64_t *len)
 {
 	uint32_t w;
 
@@ -75,8 +75,8 @@ content_of(const struct fr_records *rs, struct span seg)
 }
 
 bool
-content_fits(const struct fr_records *rs, struct span seg, unsigned code,
-             enum content c)
+walk_content_fits(const struct fr_records *rs, struct span seg, unsigned code,
+                  enum content c)
 {
 	size_t len;
 	bool smf, pm;
@@ -102,7 +102,7 @@ walk_in_order(struct walk *k, struct span seg, unsigned code)
 
 	if (k->ordered && k->segs > 0 && continues != k->in_span)
 		return false;
-	if (!content_fits(k->rs, seg, code, k->content))
+	if (!walk_content_fits(k->rs, seg, code, k->content))
 		return false;
 	k->in_span = code == SEG_FIRST || code == SEG_MIDDLE;
 	k->segs++;
@@ -148,7 +148,7 @@ walk_rdw(struct walk *k, unsigned need)
 
 		if (left < DESC_LEN)
 			return walk_out(k);
-		if (sdw_parse(k->w, k->off, &d) != NULL)
+		if (walk_sdw_parse(k->w, k->off, &d) != NULL)
 			return false;
 		if (d.len > left)
 			return walk_out(k);
@@ -171,7 +171,7 @@ walk_block(struct walk *k, uint64_t block_end)
 
 		if (lim - k->off < DESC_LEN)
 			return cut ? WALK_CUT : WALK_BAD;
-		if (sdw_parse(k->w, k->off, &d) != NULL ||
+		if (walk_sdw_parse(k->w, k->off, &d) != NULL ||
 		    d.len > block_end - k->off)
 			return WALK_BAD;
 		if (d.len > lim - k->off)
@@ -191,7 +191,7 @@ walk_bdw(struct walk *k, unsigned need)
 
 		if (k->w.len - k->off < DESC_LEN)
 			return walk_out(k);
-		if (bdw_parse(k->w, k->off, &len) != NULL)
+		if (walk_bdw_parse(k->w, k->off, &len) != NULL)
 			return false;
 		k->off += DESC_LEN;
 		switch (walk_block(k, k->off - DESC_LEN + len)) {
@@ -228,8 +228,8 @@ walk_run(struct walk *k, enum framing f, unsigned need)
 }
 
 bool
-walks(const struct fr_records *rs, enum framing f, enum content c,
-      struct span w, bool at_eof, unsigned need, bool ordered, unsigned *votes)
+walk_window(const struct fr_records *rs, enum framing f, enum content c,
+            struct span w, bool at_eof, unsigned need, bool ordered, unsigned *votes)
 {
 	struct walk k = { .rs = rs, .w = w, .at_eof = at_eof, .ordered = ordered,
 	                  .content = c, .votes = votes };
@@ -238,7 +238,7 @@ walks(const struct fr_records *rs, enum framing f, enum content c,
 
 /* ---- what each framing asks ---- */
 
-const struct framing_rule framing_rules[FRAMING_BDW + 1] = {
+const struct walk_rule walk_rules[FRAMING_BDW + 1] = {
 	[FRAMING_AUTO] = { "auto", 0, 0 },
 	[FRAMING_PM] = { "pm", 4, 3 },
 	[FRAMING_RDW] = { "rdw", 4, 3 },

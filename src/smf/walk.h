@@ -27,25 +27,25 @@ struct desc {
 };
 
 /* An RDW/SDW at off: NULL when valid, else what is wrong with it. */
-const char *sdw_parse(struct span s, size_t off, struct desc *d);
+const char *walk_sdw_parse(struct span s, size_t off, struct desc *d);
 /* A BDW at off, plain or extended: NULL when valid, else what is wrong. */
-const char *bdw_parse(struct span s, size_t off, uint64_t *len);
+const char *walk_bdw_parse(struct span s, size_t off, uint64_t *len);
 
 /* Whether a record's first segment (SDW included) can start content c: an
  * SMF header, or a PM record that a complete segment holds whole; for
  * CONTENT_AUTO either. A first segment too short to show a header passes,
  * for a record may be spanned anywhere. Detection and resynchronisation
  * ask this, so that bytes inside a record do not pass for descriptors. */
-bool content_fits(const struct fr_records *rs, struct span seg, unsigned code,
-                  enum content c);
+bool walk_content_fits(const struct fr_records *rs, struct span seg, unsigned code,
+                       enum content c);
 
 /* What each framing asks of a walk, and its name. */
-struct framing_rule {
+struct walk_rule {
 	const char *name;
 	unsigned detect_units;  /* units that must walk before detection commits */
 	unsigned resync_units;  /* units that must walk to resume after damage */
 };
-extern const struct framing_rule framing_rules[FRAMING_BDW + 1];
+extern const struct walk_rule walk_rules[FRAMING_BDW + 1];
 
 /* A walk over the window w from off; set what it needs, leave the rest 0. */
 struct walk {
@@ -74,8 +74,8 @@ enum walk_check walk_block(struct walk *k, uint64_t block_end);
 
 /* walk_run from the start of w, with content c, segments in order or not,
  * and votes (NULL or per enum content) counted. */
-bool walks(const struct fr_records *rs, enum framing f, enum content c,
-           struct span w, bool at_eof, unsigned need, bool ordered,
-           unsigned *votes);
+bool walk_window(const struct fr_records *rs, enum framing f, enum content c,
+                 struct span w, bool at_eof, unsigned need, bool ordered,
+                 unsigned *votes);
 
 #endif

@@ -127,11 +127,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!loaded) {
 		if (pmint_load(&fuzz_pm, err, sizeof err) != PM_OK ||
-		    binding_schema_open(&schema, &fuzz_pm.lay, err, sizeof err) != PM_OK)
+		    binding_schema_open(&schema, &fuzz_pm, err, sizeof err) != PM_OK)
 			abort();
 		for (size_t i = 0; i < NREPORTS; i++)
-			if (rptload(&defs[i], reports[i], NULL, schema, err,
-			            sizeof err) != PM_OK)
+			if (rptload_find(&defs[i], reports[i], NULL, schema, err,
+			                 sizeof err) != PM_OK)
 				abort();
 		loaded = true;
 	}

@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pm_status st;
 
 	if (!schema && (pmint_load(&pm, err, sizeof err) != PM_OK ||
-	                binding_schema_open(&schema, &pm.lay, err, sizeof err) != PM_OK))
+	                binding_schema_open(&schema, &pm, err, sizeof err) != PM_OK))
 		abort();
 	if (size > TEXT_MAX)
 		return 0;

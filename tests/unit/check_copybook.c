@@ -2,6 +2,7 @@
  * the DSECT's own figures (its EQU values and the offsets printed in the
  * listing), and the listing parser's handling of bad listings. */
 #include "check_main.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,7 @@ START_TEST(smf_header_layout)
 	ck_assert(layout_equate(&lay, "SMFHDRLN", &v) && v == 18);
 	ck_assert(layout_equate(&lay, "SMFXHDLN", &v) && v == 24);
 	ck_assert(layout_equate(&lay, "SMF$STY", &v) && v == 0x40);
+	layout_free(&lay);
 }
 END_TEST
 
@@ -171,6 +173,47 @@ START_TEST(bad_listings)
 	ck_assert_int_eq(layout_parse("just prose\n", NULL, NULL, NULL, &lay, err, sizeof err), PM_E_LAYOUT);
 	ck_assert_int_eq(layout_parse("000000 A FOO F\n", NULL, NULL, NULL, &lay, err, sizeof err), PM_E_LAYOUT);
 	ck_assert_str_eq(err, "line 1: unknown statement 'FOO'");
+}
+END_TEST
+
+/* The tables grow with the listing: CB_MAX_FIELDS fields and
+ * CB_MAX_EQUATES equates are read, one more of either is refused at its
+ * line. */
+static char *
+many(bool equates, size_t n)
+{
+	char *text = malloc(n * 40 + 1), *p = text;
+
+	ck_assert_ptr_nonnull(text);
+	*p = '\0';
+	for (unsigned i = 0; i < n; i++)
+		p += equates ? sprintf(p, "%05X E%u EQU 1\n", i, i)
+		             : sprintf(p, "%06X F%u DS F\n", 4 * i, i);
+	return text;
+}
+
+START_TEST(limits_from_the_listing)
+{
+	static struct layout lay;
+	char err[128], *text;
+
+	text = many(false, CB_MAX_FIELDS);
+	ck_assert_int_eq(layout_parse(text, "f.lst", NULL, NULL, &lay, err, sizeof err), PM_OK);
+	ck_assert_uint_eq(lay.nfields, CB_MAX_FIELDS);
+	ck_assert_uint_eq(layout_field(&lay, "F4095")->offset, 4 * 4095);
+	layout_free(&lay);
+	free(text);
+	text = many(false, CB_MAX_FIELDS + 1);
+	ck_assert_int_eq(layout_parse(text, "f.lst", NULL, NULL, &lay, err, sizeof err),
+	                 PM_E_LAYOUT);
+	ck_assert_str_eq(err, "f.lst:4097: too many fields (at most 4096)");
+	ck_assert_ptr_null(lay.fields);
+	free(text);
+	text = many(true, CB_MAX_EQUATES + 1);
+	ck_assert_int_eq(layout_parse(text, NULL, NULL, NULL, &lay, err, sizeof err),
+	                 PM_E_LAYOUT);
+	ck_assert_str_eq(err, "line 1025: too many EQU statements (at most 1024)");
+	free(text);
 }
 END_TEST
 
@@ -192,6 +235,7 @@ START_TEST(conventions_are_the_binding_s)
 	                 PM_OK);
 	ck_assert_uint_eq(bound.nparts, 3);
 	ck_assert_int_eq(layout_field(&bound.lay, "INTDBIRT")->units, CB_UNITS_TIME_E4);
+	layout_free(&lay);
 	pmint_free(&bound);
 	ck_assert_int_eq(layout_parse("000000 X DSECT\n000000 A DS Q9\n", "x.lst", NULL,
 	                              NULL, &lay, err, sizeof err), PM_E_LAYOUT);
@@ -222,6 +266,7 @@ unit_suite(void)
 	tc = tcase_create("parser");
 	tcase_add_test(tc, smf_header_layout);
 	tcase_add_test(tc, bad_listings);
+	tcase_add_test(tc, limits_from_the_listing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,7 +62,7 @@ static bool
 h_admit_as(struct harness *t, bool complete, uint32_t source, int from, int to,
            const char *file, uint64_t offset)
 {
-	int64_t day = days_from_civil(2025, 3, 3) * PM_UNITS_PER_DAY;
+	int64_t day = pmtime_days_from_civil(2025, 3, 3) * PM_UNITS_PER_DAY;
 	struct interval iv = { .source = source, .start = day + from * MINUTE,
 	                       .end = day + to * MINUTE, .offset = offset };
 	return coverage_admit(t->c, &iv, complete, file);
@@ -79,7 +79,7 @@ h_admit(struct harness *t, uint32_t source, int from, int to, const char *file,
 static enum coverage_verdict
 h_judge(struct harness *t, uint32_t source, int from, int to)
 {
-	int64_t day = days_from_civil(2025, 3, 3) * PM_UNITS_PER_DAY;
+	int64_t day = pmtime_days_from_civil(2025, 3, 3) * PM_UNITS_PER_DAY;
 	return coverage_judge(t->c, source, true, day + from * MINUTE, day + to * MINUTE);
 }
 

@@ -74,15 +74,15 @@ START_TEST(code_page_names)
 {
 	char name[32];
 
-	codepage_iconv_name("IBM-1047", name, sizeof name);
+	ebcdic_iconv_name("IBM-1047", name, sizeof name);
 	ck_assert_str_eq(name, "IBM1047");
-	codepage_iconv_name("ibm_500", name, sizeof name);
+	ebcdic_iconv_name("ibm_500", name, sizeof name);
 	ck_assert_str_eq(name, "IBM500");
-	codepage_iconv_name("CP037", name, sizeof name);
+	ebcdic_iconv_name("CP037", name, sizeof name);
 	ck_assert_str_eq(name, "IBM037");
-	codepage_iconv_name("1140", name, sizeof name);
+	ebcdic_iconv_name("1140", name, sizeof name);
 	ck_assert_str_eq(name, "IBM1140");
-	codepage_iconv_name("UTF-8", name, sizeof name);
+	ebcdic_iconv_name("UTF-8", name, sizeof name);
 	ck_assert_str_eq(name, "UTF-8");
 }
 END_TEST

@@ -110,9 +110,9 @@ part(uint8_t *rec, unsigned seq, size_t len)
 	put(rec, "INTRTYPE", 5);
 	put(rec, "INTSEQ#", seq);
 	put(rec, "INTVER#", 1);
-	put(rec, "INTSDATE", pdate_encode(2024, 100));
+	put(rec, "INTSDATE", pmtime_pdate_encode(2024, 100));
 	put(rec, "INTSTIME", T_10_00);
-	put(rec, "INTEDATE", pdate_encode(2024, 100));
+	put(rec, "INTEDATE", pmtime_pdate_encode(2024, 100));
 	put(rec, "INTETIME", T_10_00 + QUARTER_HOUR);
 	return len;
 }

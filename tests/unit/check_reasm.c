@@ -145,7 +145,7 @@ put_field(uint8_t *buf, const char *name, uint64_t value)
 static uint32_t
 iv_sdate(unsigned n)
 {
-	return pdate_encode(2024, 100 + (int)(n / 96));
+	return pmtime_pdate_encode(2024, 100 + (int)(n / 96));
 }
 
 static uint32_t
@@ -190,8 +190,8 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 		put_field(buf, "INTENTI", mark + 6);
 	}
 	ck_assert_int_eq(pmint_header_read(&pm, rec, &h), PM_OK);
-	ck_assert_int_eq(pm_stamp(h.sdate, h.stime, 10000, &start), PM_OK);
-	ck_assert_int_eq(pm_stamp(h.edate, h.etime, 10000, &end), PM_OK);
+	ck_assert_int_eq(pmtime_stamp(h.sdate, h.stime, 10000, &start), PM_OK);
+	ck_assert_int_eq(pmtime_stamp(h.edate, h.etime, 10000, &end), PM_OK);
 	/* decoded as the PM stage does, then handed on */
 	p = (struct pm_part){ source, h.sdate, h.stime, h.edate, h.etime, start, end,
 	                      h.seq, PM_OK, figures, t->next_offset };

@@ -141,9 +141,15 @@ static int64_t
 at(const char *when)
 {
 	int64_t s;
-	ck_assert(stamp_parse(when, &s) == PM_OK);
+	ck_assert(pmtime_parse(when, &s) == PM_OK);
 	return s;
 }
+
+/* Figures for the intervals make() returns: more than a test holds at
+ * once, taken in turn. */
+#define FIGURE_SETS 8
+static uint64_t figures[FIGURE_SETS][CB_MAX_FIELDS];
+static unsigned next_figures;
 
 /* An interval of source name from start to end, with every part, all
  * figures 0. */
@@ -154,6 +160,8 @@ make(const char *name, const char *start, const char *end)
 	uint32_t id;
 
 	memset(&iv, 0, sizeof iv);
+	iv.v = figures[next_figures++ % FIGURE_SETS];
+	memset(iv.v, 0, sizeof figures[0]);
 	ck_assert(sources_intern(&src, name, strlen(name), &id) == PM_OK);
 	iv.source = id;
 	iv.start = at(start);
@@ -215,7 +223,7 @@ setup(void)
 {
 	char err[160];
 	ck_assert(pmint_load(&pm, err, sizeof err) == PM_OK);
-	ck_assert(binding_schema_open(&schema, &pm.lay, err, sizeof err) == PM_OK);
+	ck_assert(binding_schema_open(&schema, &pm, err, sizeof err) == PM_OK);
 	ck_assert(sources_init(&src, 16) == PM_OK);
 	diag_init(&diag, "check_report", NULL);
 }

@@ -20,7 +20,7 @@ setup(void)
 {
 	char e[160];
 	ck_assert(pmint_load(&pm, e, sizeof e) == PM_OK);
-	ck_assert(binding_schema_open(&schema, &pm.lay, e, sizeof e) == PM_OK);
+	ck_assert(binding_schema_open(&schema, &pm, e, sizeof e) == PM_OK);
 }
 
 static void

@@ -17,7 +17,7 @@ setup(void)
 	char err[160];
 
 	ck_assert(pmint_load(&pm, err, sizeof err) == PM_OK);
-	ck_assert_msg(binding_schema_open(&schema, &pm.lay, err, sizeof err) == PM_OK,
+	ck_assert_msg(binding_schema_open(&schema, &pm, err, sizeof err) == PM_OK,
 	              "%s", err);
 }
 

@@ -43,6 +43,7 @@ static struct {
 	struct smf_reader *smf;
 	struct smf_opts opts;
 	struct interval seen[4];
+	uint64_t seen_figures[4][CB_MAX_FIELDS]; /* reassembly reuses its own */
 	size_t nseen;
 } t;
 
@@ -51,7 +52,10 @@ on_interval(const struct interval *iv, void *ctx)
 {
 	(void)ctx;
 	ck_assert_uint_lt(t.nseen, 4);
-	t.seen[t.nseen++] = *iv;
+	t.seen[t.nseen] = *iv;
+	t.seen[t.nseen].v = t.seen_figures[t.nseen];
+	memcpy(t.seen_figures[t.nseen], iv->v, pm.lay.nfields * sizeof *iv->v);
+	t.nseen++;
 }
 
 static void
@@ -120,9 +124,9 @@ part(uint8_t *rec, unsigned seq, size_t len)
 	put(&pm.lay, rec, "INTRTYPE", 5);
 	put(&pm.lay, rec, "INTSEQ#", seq);
 	put(&pm.lay, rec, "INTVER#", 1);
-	put(&pm.lay, rec, "INTSDATE", pdate_encode(2024, 100));
+	put(&pm.lay, rec, "INTSDATE", pmtime_pdate_encode(2024, 100));
 	put(&pm.lay, rec, "INTSTIME", T_10_00);
-	put(&pm.lay, rec, "INTEDATE", pdate_encode(2024, 100));
+	put(&pm.lay, rec, "INTEDATE", pmtime_pdate_encode(2024, 100));
 	put(&pm.lay, rec, "INTETIME", T_10_00 + QUARTER_HOUR);
 	return len;
 }
@@ -140,7 +144,7 @@ build_smf(uint8_t *rec, unsigned type, const uint8_t *body, size_t body_len)
 	put(&hdr.lay, rec, "SMFLEN", len);
 	put(&hdr.lay, rec, "SMFRTY", type);
 	put(&hdr.lay, rec, "SMFTME", 3600 * 100);
-	put(&hdr.lay, rec, "SMFDTE", pdate_encode(2024, 100));
+	put(&hdr.lay, rec, "SMFDTE", pmtime_pdate_encode(2024, 100));
 	memcpy(rec + hdr.sid->offset, sysa, sizeof sysa);
 	if (body_len)
 		memcpy(rec + hdr.std_len, body, body_len);

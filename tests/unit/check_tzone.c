@@ -15,7 +15,7 @@
 static int64_t
 at(int y, unsigned mo, unsigned d, unsigned h, unsigned mi)
 {
-	return days_from_civil(y, mo, d) * PM_UNITS_PER_DAY + (int64_t)h * HOUR +
+	return pmtime_days_from_civil(y, mo, d) * PM_UNITS_PER_DAY + (int64_t)h * HOUR +
 	       (int64_t)mi * 60 * PM_UNITS_PER_SECOND;
 }
 
