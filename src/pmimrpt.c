@@ -35,6 +35,8 @@
 #include "core/sources.h"
 #include "out/textout.h"
 #include "core/tzone.h"
+#include "engine/counter.h"
+#include "winperf/names.h"
 
 #define PROGNAME "pmimrpt"
 
@@ -51,6 +53,7 @@ struct options {
 	struct textout_opts text;
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
+	const char *perf_names;   /* --perf-names, NULL: titles by index */
 	const char **sources;     /* every --source, in order */
 	const char *copybooks[CB_MAX_COPYBOOKS]; /* every --copybook, in order */
 	size_t ncopybooks;
@@ -82,7 +85,7 @@ by_names(size_t i)
 static const char *
 framing_names(size_t i)
 {
-	return i <= FRAMING_BDW ? framing_name((enum framing)i) : NULL;
+	return i <= FRAMING_PERF ? framing_name((enum framing)i) : NULL;
 }
 
 /* In the order of enum format, less its default. */
@@ -399,6 +402,10 @@ static const struct cli_option options[] = {
 	{ .help = "Input:" },
 	{ "framing", 0, required_argument, "=KIND", set_framing, OPT(pipe.framing),
 	  "{}", framing_names },
+	{ "perf-names", 0, required_argument, "=FILE", cli_set_string, OPT(perf_names),
+	  "name PERF_DATA_BLOCK objects and counters by the\n"
+	  "title table in FILE (the registry's Counter value,\n"
+	  "or its index and name lines as UTF-8 text)", NULL },
 	{ "smf-type", 0, required_argument, "=N", set_smf_type, OPT(pipe.smf.type),
 	  "SMF record type of PM data (default 230)", NULL },
 	{ "pm-offset", 0, required_argument, "=N", set_pm_offset, OPT(pipe.smf.pm_offset),
@@ -605,6 +612,7 @@ struct run {
 	struct report *rep;
 	struct pipeline *p;
 	struct progress progress;
+	struct wp_names *names;     /* --perf-names */
 	char when[20];              /* the run time of the title block */
 	char **inputs;              /* the operands; none: standard input */
 	int ninputs;
@@ -687,6 +695,43 @@ run_time(struct diag *d, const char *opt, char out[20])
 	return EXIT_CLEAN;
 }
 
+/* The title table of --perf-names, for the inventory's names. */
+static int
+load_perf_names(struct run *r)
+{
+	char err[160] = "";
+	pm_status st;
+
+	if (!r->o.perf_names)
+		return EXIT_CLEAN;
+	st = wp_names_load(&r->names, r->o.perf_names, err, sizeof err);
+	if (st == PM_OK)
+		return EXIT_CLEAN;
+	if (st == PM_E_NOMEM) {
+		diag_say(&r->diag, SC_INPUT, "out of memory");
+		return EXIT_INPUT;
+	}
+	return diag_usage(&r->diag, "--perf-names=%s: %s", r->o.perf_names,
+	                  st == PM_E_PERF_NAMES ? err : strerror(errno));
+}
+
+static const char *
+title_name(uint32_t index, char buf[12], const void *ctx)
+{
+	return wp_name(ctx, index, buf);
+}
+
+static const char *
+type_name(uint32_t type, char buf[12])
+{
+	const struct counter_type_info *info = counter_type_info(counter_type_by_value(type));
+
+	if (info)
+		return info->name;
+	snprintf(buf, 12, "0x%08X", (unsigned)type);
+	return buf;
+}
+
 /* The report's definition; none for the inventory. */
 static int
 load_definition(struct run *r)
@@ -698,7 +743,8 @@ load_definition(struct run *r)
 	if (strcmp(o->report, "inventory") == 0) {
 		if (o->format == FORMAT_TEXT)
 			return diag_usage(&r->diag, "the inventory report is CSV only");
-		return EXIT_CLEAN;
+		r->o.pipe.perf_wanted = true;
+		return load_perf_names(r);
 	}
 	if (!(r->def = malloc(sizeof *r->def))) {
 		diag_say(&r->diag, SC_INPUT, "out of memory");
@@ -889,6 +935,9 @@ run_finish(struct run *r, bool read_all)
 			.run_time = r->when,
 		};
 		st = report_finish(r->rep, &meta);
+	} else if (pipeline_census(r->p)->nsystems) {
+		struct census_names names = { title_name, type_name, r->names };
+		st = inventory_write_perf(r->out.fp, t, pipeline_census(r->p), &r->sources, &names);
 	} else {
 		st = inventory_write(r->out.fp, t);
 	}
@@ -939,6 +988,7 @@ run_close(struct run *r)
 	tzone_close(r->zone);
 	schema_close(r->schema);
 	pmint_free(&r->pm);
+	wp_names_free(r->names);
 	free(r->def);
 	free(r->o.sources);
 }
