@@ -37,6 +37,7 @@
 #include "core/tzone.h"
 #include "engine/counter.h"
 #include "winperf/names.h"
+#include "winperf/stream.h"
 
 #define PROGNAME "pmimrpt"
 
@@ -955,18 +956,58 @@ run_finish(struct run *r, bool read_all)
 		        r->o.output ? r->o.output : "standard output", strerror(errno));
 }
 
+/* A report other than the inventory asked of PERF_DATA_BLOCKs: refused
+ * before any output is opened (standard input and pipes are looked at only
+ * when they are read, by the pipeline). */
+static bool
+perf_refused(struct run *r)
+{
+	uint8_t head[WP_PDB_MIN];
+
+	if (r->o.pipe.perf_wanted)
+		return false;
+	for (int i = 0; i < r->ninputs; i++) {
+		struct input in;
+		ssize_t n;
+		bool perf = r->o.pipe.framing == FRAMING_PERF;
+		if (!perf && r->o.pipe.framing == FRAMING_AUTO && strcmp(r->inputs[i], "-") != 0 &&
+		    input_open_path(&in, r->inputs[i]) == PM_OK) {
+			/* a pipe's bytes would be gone: regular files only */
+			n = in.size >= 0 ? input_peek(&in, head, sizeof head) : 0;
+			perf = n > 0 && wp_stream_detect(span_make(head, (size_t)n));
+			input_close(&in);
+		}
+		if (perf) {
+			diag_at(&r->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
+			        "%s holds PERF_DATA_BLOCKs; the perf reports come later", r->inputs[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Read the inputs into the report; the exit code. */
 static int
 run_report(struct run *r)
 {
 	int rc, read_rc;
 
-	if ((rc = load_definition(r)) != EXIT_CLEAN || (rc = run_open(r)) != EXIT_CLEAN)
+	if ((rc = load_definition(r)) != EXIT_CLEAN)
+		return rc;
+	if (perf_refused(r))
+		return EXIT_USAGE;
+	if ((rc = run_open(r)) != EXIT_CLEAN)
 		return rc;
 	read_rc = read_inputs(r);
 	pipeline_finish(r->p);
 	progress_erase(&r->progress);
-	run_finish(r, read_rc == 0);
+	if (r->diag.count[PM_E_PERF_REPORT]) {
+		/* a report of PMIM figures on Windows data: none at all */
+		outfile_abort(&r->out);
+		r->out_open = false;
+	} else {
+		run_finish(r, read_rc == 0);
+	}
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
 		print_summary(&r->diag, pipeline_tally(r->p), (unsigned)(r->ninputs ? r->ninputs : 1));

@@ -109,6 +109,8 @@ grep -q "^bytes,used,,984," "$tmp/last.out" && pass "--framing=perf from a pipe"
 expect_rc 12 rpt "$sys"
 grep -q "PERF_DATA_BLOCK" "$tmp/last.err" && pass "intervals report: says why" ||
 	fail "intervals report: says why"
+[ ! -s "$tmp/last.out" ] && pass "intervals report: no PMIM output" ||
+	fail "intervals report: no PMIM output"
 
 # every chunk size reads alike; cut short at every offset, every byte is
 # accounted for (the accounting check exits 8 otherwise)
