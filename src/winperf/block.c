@@ -29,6 +29,7 @@ struct object_at {
  * (perfmon's parent/instance), and as shown (#n for a repeat). */
 struct name_at {
 	size_t raw, full, shown;
+	unsigned repeats;    /* of its first occurrence: how many after it */
 };
 
 struct codepage {
@@ -52,6 +53,9 @@ struct wp_walker {
 	size_t ntext, text_cap;
 	size_t system_at;
 	size_t block_len;    /* of the block being walked */
+	bool text_limit;     /* the names went past TEXT_PER_BLOCK_BYTE */
+	uint32_t *slots;     /* names of an object hashed: instance + 1, 0 free */
+	size_t slots_cap;
 	struct codepage codepages[MAX_CODEPAGES];
 	size_t ncodepages;
 };
@@ -78,6 +82,7 @@ wp_walker_close(struct wp_walker *w)
 	free(w->names);
 	free(w->values);
 	free(w->text);
+	free(w->slots);
 	free(w);
 }
 
@@ -118,10 +123,20 @@ system_time(const uint16_t t[8], int64_t *stamp)
 	return true;
 }
 
-/* Room for n more bytes of text; the offset they go at. */
+/* Names as UTF-8, parents' names joined in, may take this many times
+ * the block's bytes at most: a block whose children all name one long
+ * parent must not ask for memory without bound. */
+#define TEXT_PER_BLOCK_BYTE 8
+#define TEXT_LIMIT_RULE "names: UTF-8 names, parents joined, <= 8 x TotalByteLength"
+
+/* Room for n more bytes of text. */
 static bool
 text_room(struct wp_walker *w, size_t n)
 {
+	if (n > w->block_len * TEXT_PER_BLOCK_BYTE + 4096 - w->ntext) {
+		w->text_limit = true;
+		return false;
+	}
 	return grow_table((void **)&w->text, &w->text_cap, w->ntext + n, 1);
 }
 
@@ -380,46 +395,88 @@ text_join(struct wp_walker *w, size_t a, const char *b, size_t c, size_t *at)
 	return true;
 }
 
-/* The raw name of instance k of the first object titled title, if any. */
+/* The raw name of instance k of the first object titled title, if any;
+ * *cache: the object last found, as the instances of an object mostly
+ * have one parent object. */
 static const size_t *
-parent_name(const struct wp_walker *w, uint32_t title, uint32_t k)
+parent_name(const struct wp_walker *w, uint32_t title, uint32_t k, size_t *cache)
 {
-	for (size_t i = 0; i < w->snap.nobjects; i++)
-		if (w->objects[i].title == title)
-			return k < w->objects[i].ninstances
-			       ? &w->names[w->at[i].instance + k].raw : NULL;
-	return NULL;
+	size_t i = *cache;
+
+	if (i >= w->snap.nobjects || w->objects[i].title != title)
+		for (i = 0; i < w->snap.nobjects && w->objects[i].title != title; i++)
+			;
+	if (i == w->snap.nobjects)
+		return NULL;
+	*cache = i;
+	return k < w->objects[i].ninstances ? &w->names[w->at[i].instance + k].raw : NULL;
+}
+
+static uint64_t
+hash_text(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ULL; /* FNV-1a */
+	return h;
+}
+
+/* The names of the instances [first, end) as shown: a repeated name
+ * numbered #1, #2 from its second occurrence on, found through a hash so
+ * that an object of many instances costs no more than their number. */
+static bool
+number_repeats(struct wp_walker *w, size_t first, size_t end)
+{
+	size_t n = 16, mask;
+	char suffix[16];
+
+	while (n < 2 * (end - first))
+		n *= 2;
+	if (!grow_table((void **)&w->slots, &w->slots_cap, n, sizeof *w->slots))
+		return false;
+	memset(w->slots, 0, n * sizeof *w->slots);
+	mask = n - 1;
+	for (size_t k = first; k < end; k++) {
+		struct name_at *name = &w->names[k];
+		size_t i = (size_t)hash_text(w->text + name->full) & mask;
+		while (w->slots[i] && strcmp(w->text + w->names[w->slots[i] - 1].full,
+		                             w->text + name->full) != 0)
+			i = (i + 1) & mask;
+		name->shown = name->full;
+		name->repeats = 0;
+		if (!w->slots[i]) {
+			w->slots[i] = (uint32_t)(k + 1);
+			continue;
+		}
+		snprintf(suffix, sizeof suffix, "#%u", ++w->names[w->slots[i] - 1].repeats);
+		if (!text_join(w, name->full, suffix, SIZE_MAX, &w->names[k].shown))
+			return false;
+	}
+	return true;
 }
 
 /* Instance names as perfmon shows them: parent/instance, the parent found
- * by ParentObjectTitleIndex and ParentObjectInstance; a name repeated in
- * its object numbered #1, #2 from its second occurrence on. */
+ * by ParentObjectTitleIndex and ParentObjectInstance; then repeats
+ * numbered. */
 static bool
 name_instances(struct wp_walker *w)
 {
-	char suffix[16];
+	size_t cache = 0;
 
 	for (size_t k = 0; k < w->ninstances; k++) {
 		struct name_at *n = &w->names[k];
 		const size_t *parent = w->instances[k].parent_title
-			? parent_name(w, w->instances[k].parent_title, w->instances[k].parent_instance)
+			? parent_name(w, w->instances[k].parent_title,
+			              w->instances[k].parent_instance, &cache)
 			: NULL;
 		n->full = n->raw;
 		if (parent && !text_join(w, *parent, "/", n->raw, &n->full))
 			return false;
 	}
-	for (size_t i = 0; i < w->snap.nobjects; i++) {
-		size_t first = w->at[i].instance, end = first + w->objects[i].ninstances;
-		for (size_t k = first; k < end; k++) {
-			unsigned repeats = 0;
-			for (size_t j = first; j < k; j++)
-				repeats += strcmp(w->text + w->names[j].full, w->text + w->names[k].full) == 0;
-			w->names[k].shown = w->names[k].full;
-			snprintf(suffix, sizeof suffix, "#%u", repeats);
-			if (repeats && !text_join(w, w->names[k].full, suffix, SIZE_MAX, &w->names[k].shown))
-				return false;
-		}
-	}
+	for (size_t i = 0; i < w->snap.nobjects; i++)
+		if (!number_repeats(w, w->at[i].instance,
+		                    w->at[i].instance + w->objects[i].ninstances))
+			return false;
 	return true;
 }
 
@@ -438,9 +495,20 @@ point_into_tables(struct wp_walker *w)
 		w->instances[k].name = w->text + w->names[k].shown;
 }
 
+/* A table that could not grow: the names' bound, or no memory. */
+static pm_status
+no_room(const struct wp_walker *w, struct wp_fault *f)
+{
+	if (!w->text_limit)
+		return PM_E_NOMEM;
+	fail(f, TEXT_LIMIT_RULE, 0);
+	return PM_E_PERF_BLOCK;
+}
+
 static void
 reset(struct wp_walker *w, const struct wp_pdb_head *h)
 {
+	w->text_limit = false;
 	w->ncounters = w->ninstances = w->nvalues = w->ntext = 0;
 	w->snap = (struct wp_snapshot){ .perf_time = h->perf_time, .perf_freq = h->perf_freq,
 	                                .perf_time_100ns = h->perf_time_100ns };
@@ -466,14 +534,14 @@ wp_walk(struct wp_walker *w, struct span b, const struct wp_snapshot **out,
 	if (!span_has(b, h.name_offset, h.name_length))
 		return fail(f, "PDB: SystemNameOffset + SystemNameLength <= TotalByteLength", 80),
 		       PM_E_PERF_BLOCK;
-	if (!text_utf16(w, span_sub(b, h.name_offset, h.name_length), &w->system_at))
-		return PM_E_NOMEM;
 	at = h.header_length;
+	if (!text_utf16(w, span_sub(b, h.name_offset, h.name_length), &w->system_at))
+		return no_room(w, f);
 	for (uint32_t i = 0; i < h.num_objects; i++, at += length)
 		if (!walk_object(w, b, at, &length, f))
-			return f->rule ? PM_E_PERF_BLOCK : PM_E_NOMEM;
+			return f->rule ? PM_E_PERF_BLOCK : no_room(w, f);
 	if (!name_instances(w))
-		return PM_E_NOMEM;
+		return no_room(w, f);
 	point_into_tables(w);
 	*out = &w->snap;
 	return PM_OK;
