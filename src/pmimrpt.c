@@ -419,7 +419,8 @@ static const struct cli_option options[] = {
 	  "record to the source: SYSA/IDMSCV01", NULL },
 	{ .help = "Limits:" },
 	{ "max-record", 0, required_argument, "=BYTES", set_max_record, OPT(pipe.max_record),
-	  "largest logical record (default 16777216)", NULL },
+	  "largest logical record or PERF_DATA_BLOCK\n"
+	  "(default 16777216)", NULL },
 	{ "max-pending", 0, required_argument, "=N", set_max_pending, OPT(pipe.max_pending),
 	  "intervals waiting for parts (default 1024)", NULL },
 	{ "max-interval", 0, required_argument, "=DURATION", set_max_interval,
