@@ -64,7 +64,23 @@ struct wp_walker {
 pm_status
 wp_walker_open(struct wp_walker **out)
 {
-	return (*out = calloc(1, sizeof **out)) ? PM_OK : PM_E_NOMEM;
+	struct wp_walker *w = calloc(1, sizeof *w);
+
+	*out = NULL;
+	/* no table is ever NULL: the snapshot points into each, an empty one
+	 * too */
+	if (!w || !grow_table((void **)&w->objects, &w->objects_cap, 1, sizeof *w->objects) ||
+	    !grow_table((void **)&w->at, &w->at_cap, 1, sizeof *w->at) ||
+	    !grow_table((void **)&w->counters, &w->counters_cap, 1, sizeof *w->counters) ||
+	    !grow_table((void **)&w->instances, &w->instances_cap, 1, sizeof *w->instances) ||
+	    !grow_table((void **)&w->names, &w->names_cap, 1, sizeof *w->names) ||
+	    !grow_table((void **)&w->values, &w->values_cap, 1, sizeof *w->values) ||
+	    !grow_table((void **)&w->text, &w->text_cap, 1, 1)) {
+		wp_walker_close(w);
+		return PM_E_NOMEM;
+	}
+	*out = w;
+	return PM_OK;
 }
 
 void
