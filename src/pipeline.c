@@ -230,6 +230,7 @@ read_perf(struct pipeline *p, struct input *in)
 		        "the input holds PERF_DATA_BLOCKs; the perf reports come later");
 		return -1;
 	}
+	p->census.inputs++;
 	return wp_stream_read(p->perf, in, p->diag, &p->file);
 }
 

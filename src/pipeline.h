@@ -62,8 +62,8 @@ void pipeline_finish(struct pipeline *p);
 
 const struct tally *pipeline_tally(const struct pipeline *p);
 
-/* The snapshots of the PERF_DATA_BLOCK inputs read; no systems when there
- * were none. */
+/* The snapshots of the PERF_DATA_BLOCK inputs read; no inputs when none
+ * was read as one. */
 const struct census *pipeline_census(const struct pipeline *p);
 
 void pipeline_close(struct pipeline *p);

@@ -937,7 +937,7 @@ run_finish(struct run *r, bool read_all)
 			.run_time = r->when,
 		};
 		st = report_finish(r->rep, &meta);
-	} else if (pipeline_census(r->p)->nsystems) {
+	} else if (pipeline_census(r->p)->inputs) {
 		struct census_names names = { title_name, type_name, r->names };
 		st = inventory_write_perf(r->out.fp, t, pipeline_census(r->p), &r->sources, &names);
 	} else {

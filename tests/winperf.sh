@@ -128,4 +128,19 @@ while [ $n -le 984 ]; do
 done
 [ -z "$bad" ] && pass "cut short at offsets 0, 41, ... 984: accounted" ||
 	fail "cut short:$bad"
+
+# a byte set to x'FF' at every third offset: the run ends with 0 (bytes no
+# rule reads: reserved, names, values) or 4 (damage seen), never 8 (which
+# a byte not accounted for would give), and the bytes add up
+bad=
+n=0
+while [ $n -lt 984 ]; do
+	{ head -c $n "$sys"; printf '\377'; tail -c +$((n + 2)) "$sys"; } > "$tmp/flip.bin"
+	rpt --report=inventory --framing=perf "$tmp/flip.bin" > "$tmp/flip.csv" 2> /dev/null
+	rc=$?
+	{ [ $rc -le 4 ] && grep -q "^bytes,read,,984," "$tmp/flip.csv"; } || bad="$bad $n:$rc"
+	n=$((n + 3))
+done
+[ -z "$bad" ] && pass "x'FF' at every third offset: exit 0 or 4, accounted" ||
+	fail "x'FF' at:$bad"
 finish

@@ -32,6 +32,7 @@ struct census {
 	uint32_t *slots;         /* hash of entries: index + 1, 0 free */
 	size_t nslots;
 	uint64_t nodata, unknown; /* counter definitions skipped, by reason */
+	uint64_t inputs;          /* inputs read as streams of snapshots */
 };
 
 /* Names for the writer: a title index, a counter type (buf may be used). */
