@@ -4,6 +4,8 @@
 
 #include "pmim/pm_stage.h"
 #include "pipeline.h"
+#include "winperf/census.h"
+#include "winperf/stream.h"
 
 struct pipeline {
 	struct pipeline_opts o;
@@ -22,6 +24,8 @@ struct pipeline {
 	struct framer *fr;    /* while an input is read */
 	int64_t *last_start;  /* for the PM stage, with a zone */
 	uint64_t records_read; /* logical records read in the run */
+	struct wp_stream *perf; /* the PERF_DATA_BLOCK reader */
+	struct census census;
 };
 
 void
@@ -40,6 +44,17 @@ pipeline_defaults(struct pipeline_opts *o)
 	/* the framer's least: the kernel copies each read into a buffer that
 	 * stays in the L2 cache, for sparse input the most of the work */
 	o->buffer_size = 512u << 10;
+}
+
+/* A snapshot into the census; a system over --max-sources is damage. */
+static void
+take_snapshot(const struct wp_snapshot *s, uint64_t offset, void *ctx)
+{
+	struct pipeline *p = ctx;
+	pm_status st = wp_census_add(&p->census, p->sources, s);
+
+	if (st != PM_OK)
+		diag_at(p->diag, st, (int64_t)offset, "system '%s'", s->system);
 }
 
 /* For runs that only count records (the inventory). */
@@ -63,6 +78,7 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 	*out = NULL;
 	if (!p)
 		return PM_E_NOMEM;
+	census_init(&p->census);
 	p->o = *o;
 	p->diag = d;
 	p->sources = src;
@@ -95,7 +111,8 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 	p->stage.diag = d;
 	p->stage.tally = &p->total;
 	p->stage.max_interval = o->max_interval;
-	if ((st = pm_stage_init(&p->stage)) != PM_OK)
+	if ((st = pm_stage_init(&p->stage)) != PM_OK ||
+	    (st = wp_stream_open(&p->perf, o->max_record, take_snapshot, p)) != PM_OK)
 		goto fail;
 	*out = p;
 	return PM_OK;
@@ -153,8 +170,9 @@ take_record(struct pipeline *p, const struct fr_record *rec)
 	}
 }
 
-int
-pipeline_read(struct pipeline *p, struct input *in)
+/* The SMF or PM records of one input, through the framer. */
+static int
+read_records(struct pipeline *p, struct input *in)
 {
 	struct framer_opts fo = { &p->records, p->o.framing, CONTENT_AUTO,
 	                          p->o.max_record, p->o.buffer_size, want_record, p };
@@ -162,31 +180,68 @@ pipeline_read(struct pipeline *p, struct input *in)
 	pm_status st;
 	int rc = 0;
 
-	memset(&p->file, 0, sizeof p->file);
 	pm_stage_new_input(&p->stage);
-	p->diag->file = in->name;
 	p->stage.tally = &p->file;
 	p->fr = framer_open(in, &fo, p->diag, &p->file, &st);
 	if (!p->fr) {
 		/* nothing could be read as records: all of it is damaged */
 		p->file.damaged += p->file.bytes_read - tally_accounted(&p->file);
-		rc = -1;
-	} else {
-		int n;
-		while ((n = framer_next(p->fr, &rec)) > 0) {
-			take_record(p, &rec);
-			/* the clock is looked at every 4096 records, not every one */
-			if ((++p->records_read & 4095) == 0 && p->o.progress)
-				progress_update(p->o.progress, framer_position(p->fr),
-				                p->records_read);
-		}
-		if (n < 0)
-			rc = -1;
-		else
-			smf_input_end(p->smf, p->file.bytes_read);
-		framer_close(p->fr);
-		p->fr = NULL;
+		return -1;
 	}
+	int n;
+	while ((n = framer_next(p->fr, &rec)) > 0) {
+		take_record(p, &rec);
+		/* the clock is looked at every 4096 records, not every one */
+		if ((++p->records_read & 4095) == 0 && p->o.progress)
+			progress_update(p->o.progress, framer_position(p->fr),
+			                p->records_read);
+	}
+	if (n < 0)
+		rc = -1;
+	else
+		smf_input_end(p->smf, p->file.bytes_read);
+	framer_close(p->fr);
+	p->fr = NULL;
+	return rc;
+}
+
+/* Whether in is a stream of PERF_DATA_BLOCKs: forced, or detected from
+ * its first bytes (kept for whichever reader reads it). */
+static bool
+is_perf(struct pipeline *p, struct input *in)
+{
+	uint8_t head[WP_PDB_MIN];
+	ssize_t n;
+
+	if (p->o.framing == FRAMING_PERF)
+		return true;
+	if (p->o.framing != FRAMING_AUTO)
+		return false;
+	n = input_peek(in, head, sizeof head);
+	return n > 0 && wp_stream_detect(span_make(head, (size_t)n));
+}
+
+/* The snapshots of one input of PERF_DATA_BLOCKs. */
+static int
+read_perf(struct pipeline *p, struct input *in)
+{
+	if (!p->o.perf_wanted) {
+		diag_at(p->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
+		        "the input holds PERF_DATA_BLOCKs; the perf reports come later");
+		return -1;
+	}
+	p->census.inputs++;
+	return wp_stream_read(p->perf, in, p->diag, &p->file);
+}
+
+int
+pipeline_read(struct pipeline *p, struct input *in)
+{
+	int rc;
+
+	memset(&p->file, 0, sizeof p->file);
+	p->diag->file = in->name;
+	rc = is_perf(p, in) ? read_perf(p, in) : read_records(p, in);
 	if (tally_accounted(&p->file) != p->file.bytes_read)
 		diag_at(p->diag, PM_E_ACCOUNTING, DIAG_NO_OFFSET,
 		        "%llu bytes read, %llu accounted for",
@@ -214,6 +269,12 @@ pipeline_tally(const struct pipeline *p)
 	return &p->total;
 }
 
+const struct census *
+pipeline_census(const struct pipeline *p)
+{
+	return &p->census;
+}
+
 void
 pipeline_close(struct pipeline *p)
 {
@@ -225,5 +286,7 @@ pipeline_close(struct pipeline *p)
 	free(p->last_start);
 	smf_close(p->smf);
 	smfhdr_free(&p->smfhdr);
+	wp_stream_close(p->perf);
+	census_free(&p->census);
 	free(p);
 }

@@ -1,5 +1,7 @@
 /* pipeline.h: the reading stages wired together: input -> framing -> smf ->
- * pm -> reassembly, ending in an interval callback. The program, the chunk
+ * pm -> reassembly, ending in an interval callback; or, for an input of
+ * Windows PERF_DATA_BLOCKs, input -> winperf stream -> the census of the
+ * snapshots. The program, the chunk
  * tests and the fuzzers all drive this one wiring, each with its own input
  * (a file, a pipe, or memory in chunks). */
 #ifndef PIPELINE_H
@@ -15,6 +17,7 @@
 #include "smf/smf.h"
 #include "core/sources.h"
 #include "core/tally.h"
+#include "core/census.h"
 
 struct pipeline_opts {
 	enum framing framing;
@@ -28,6 +31,9 @@ struct pipeline_opts {
 	const struct tzone *zone;  /* the zone of local times; NULL: none */
 	size_t buffer_size;        /* read buffer */
 	struct progress *progress; /* NULL: none */
+	bool perf_wanted;          /* the report reads PERF_DATA_BLOCKs (the
+	                              inventory); else such an input is a
+	                              usage error */
 };
 
 /* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
@@ -55,6 +61,10 @@ int pipeline_read(struct pipeline *p, struct input *in);
 void pipeline_finish(struct pipeline *p);
 
 const struct tally *pipeline_tally(const struct pipeline *p);
+
+/* The snapshots of the PERF_DATA_BLOCK inputs read; no inputs when none
+ * was read as one. */
+const struct census *pipeline_census(const struct pipeline *p);
 
 void pipeline_close(struct pipeline *p);
 

@@ -35,6 +35,9 @@
 #include "core/sources.h"
 #include "out/textout.h"
 #include "core/tzone.h"
+#include "engine/counter.h"
+#include "winperf/names.h"
+#include "winperf/stream.h"
 
 #define PROGNAME "pmimrpt"
 
@@ -51,6 +54,7 @@ struct options {
 	struct textout_opts text;
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
+	const char *perf_names;   /* --perf-names, NULL: titles by index */
 	const char **sources;     /* every --source, in order */
 	struct copybook_list copybooks;
 	bool describe, quiet, progress;
@@ -81,7 +85,7 @@ by_names(size_t i)
 static const char *
 framing_names(size_t i)
 {
-	return i <= FRAMING_BDW ? framing_name((enum framing)i) : NULL;
+	return i <= FRAMING_PERF ? framing_name((enum framing)i) : NULL;
 }
 
 /* In the order of enum format, less its default. */
@@ -388,6 +392,10 @@ static const struct cli_option options[] = {
 	{ .help = "Input:" },
 	{ "framing", 0, required_argument, "=KIND", set_framing, OPT(pipe.framing),
 	  "{}", framing_names },
+	{ "perf-names", 0, required_argument, "=FILE", cli_set_string, OPT(perf_names),
+	  "name PERF_DATA_BLOCK objects and counters by the\n"
+	  "title table in FILE (the registry's Counter value,\n"
+	  "or its index and name lines as UTF-8 text)", NULL },
 	{ "smf-type", 0, required_argument, "=N", set_smf_type, OPT(pipe.smf.type),
 	  "SMF record type of PM data (default 230)", NULL },
 	{ "pm-offset", 0, required_argument, "=N", set_pm_offset, OPT(pipe.smf.pm_offset),
@@ -400,7 +408,8 @@ static const struct cli_option options[] = {
 	  "record to the source: SYSA/IDMSCV01", NULL },
 	{ .help = "Limits:" },
 	{ "max-record", 0, required_argument, "=BYTES", set_max_record, OPT(pipe.max_record),
-	  "largest logical record (default 16777216)", NULL },
+	  "largest logical record or PERF_DATA_BLOCK\n"
+	  "(default 16777216)", NULL },
 	{ "max-pending", 0, required_argument, "=N", set_max_pending, OPT(pipe.max_pending),
 	  "intervals waiting for parts (default 1024)", NULL },
 	{ "max-interval", 0, required_argument, "=DURATION", set_max_interval,
@@ -594,6 +603,7 @@ struct run {
 	struct report *rep;
 	struct pipeline *p;
 	struct progress progress;
+	struct wp_names *names;     /* --perf-names */
 	char when[20];              /* the run time of the title block */
 	char **inputs;              /* the operands; none: standard input */
 	int ninputs;
@@ -676,6 +686,43 @@ run_time(struct diag *d, const char *opt, char out[20])
 	return EXIT_CLEAN;
 }
 
+/* The title table of --perf-names, for the inventory's names. */
+static int
+load_perf_names(struct run *r)
+{
+	char err[160] = "";
+	pm_status st;
+
+	if (!r->o.perf_names)
+		return EXIT_CLEAN;
+	st = wp_names_load(&r->names, r->o.perf_names, err, sizeof err);
+	if (st == PM_OK)
+		return EXIT_CLEAN;
+	if (st == PM_E_NOMEM) {
+		diag_say(&r->diag, SC_INPUT, "out of memory");
+		return EXIT_INPUT;
+	}
+	return diag_usage(&r->diag, "--perf-names=%s: %s", r->o.perf_names,
+	                  st == PM_E_PERF_NAMES ? err : strerror(errno));
+}
+
+static const char *
+title_name(uint32_t index, char buf[12], const void *ctx)
+{
+	return wp_name(ctx, index, buf);
+}
+
+static const char *
+type_name(uint32_t type, char buf[12])
+{
+	const struct counter_type_info *info = counter_type_info(counter_type_by_value(type));
+
+	if (info)
+		return info->name;
+	snprintf(buf, 12, "0x%08X", (unsigned)type);
+	return buf;
+}
+
 /* The report's definition; none for the inventory. */
 static int
 load_definition(struct run *r)
@@ -687,7 +734,8 @@ load_definition(struct run *r)
 	if (strcmp(o->report, "inventory") == 0) {
 		if (o->format == FORMAT_TEXT)
 			return diag_usage(&r->diag, "the inventory report is CSV only");
-		return EXIT_CLEAN;
+		r->o.pipe.perf_wanted = true;
+		return load_perf_names(r);
 	}
 	if (!(r->def = malloc(sizeof *r->def))) {
 		diag_say(&r->diag, SC_INPUT, "out of memory");
@@ -880,6 +928,9 @@ run_finish(struct run *r, bool read_all)
 			.run_time = r->when,
 		};
 		st = report_finish(r->rep, &meta);
+	} else if (pipeline_census(r->p)->inputs) {
+		struct census_names names = { title_name, type_name, r->names };
+		st = inventory_write_perf(r->out.fp, t, pipeline_census(r->p), &r->sources, &names);
 	} else {
 		st = inventory_write(r->out.fp, t);
 	}
@@ -897,18 +948,58 @@ run_finish(struct run *r, bool read_all)
 		        r->o.output ? r->o.output : "standard output", strerror(errno));
 }
 
+/* A report other than the inventory asked of PERF_DATA_BLOCKs: refused
+ * before any output is opened (standard input and pipes are looked at only
+ * when they are read, by the pipeline). */
+static bool
+perf_refused(struct run *r)
+{
+	uint8_t head[WP_PDB_MIN];
+
+	if (r->o.pipe.perf_wanted)
+		return false;
+	for (int i = 0; i < r->ninputs; i++) {
+		struct input in;
+		ssize_t n;
+		bool perf = r->o.pipe.framing == FRAMING_PERF;
+		if (!perf && r->o.pipe.framing == FRAMING_AUTO && strcmp(r->inputs[i], "-") != 0 &&
+		    input_open_path(&in, r->inputs[i]) == PM_OK) {
+			/* a pipe's bytes would be gone: regular files only */
+			n = in.size >= 0 ? input_peek(&in, head, sizeof head) : 0;
+			perf = n > 0 && wp_stream_detect(span_make(head, (size_t)n));
+			input_close(&in);
+		}
+		if (perf) {
+			diag_at(&r->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
+			        "%s holds PERF_DATA_BLOCKs; the perf reports come later", r->inputs[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Read the inputs into the report; the exit code. */
 static int
 run_report(struct run *r)
 {
 	int rc, read_rc;
 
-	if ((rc = load_definition(r)) != EXIT_CLEAN || (rc = run_open(r)) != EXIT_CLEAN)
+	if ((rc = load_definition(r)) != EXIT_CLEAN)
+		return rc;
+	if (perf_refused(r))
+		return EXIT_USAGE;
+	if ((rc = run_open(r)) != EXIT_CLEAN)
 		return rc;
 	read_rc = read_inputs(r);
 	pipeline_finish(r->p);
 	progress_erase(&r->progress);
-	run_finish(r, read_rc == 0);
+	if (r->diag.count[PM_E_PERF_REPORT]) {
+		/* a report of PMIM figures on Windows data: none at all */
+		outfile_abort(&r->out);
+		r->out_open = false;
+	} else {
+		run_finish(r, read_rc == 0);
+	}
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
 		print_summary(&r->diag, pipeline_tally(r->p), (unsigned)(r->ninputs ? r->ninputs : 1));
@@ -930,6 +1021,7 @@ run_close(struct run *r)
 	tzone_close(r->zone);
 	schema_close(r->schema);
 	pmint_free(&r->pm);
+	wp_names_free(r->names);
 	free(r->def);
 	free(r->o.sources);
 }

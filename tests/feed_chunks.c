@@ -1,8 +1,9 @@
 /* feed_chunks.c: the reader must not care how its input arrives. Feeds one
  * file through the whole reading pipeline once per read size, from 1 byte
  * to the file's length, and checks that every run gives the same intervals
- * (source, times, parts, every field), the same inventory and byte
- * accounting, and the same diagnostics counts as reading it whole.
+ * (source, times, parts, every field), or for PERF_DATA_BLOCKs the same
+ * census of snapshots, the same inventory and byte accounting, and the
+ * same diagnostics counts as reading it whole.
  *
  * usage: feed_chunks [--max-chunk=N] [pipeline options as KEY=VALUE] FILE...
  */
@@ -64,7 +65,22 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 	(void)pipeline_read(p, &in);
 	pipeline_finish(p);
 	const struct tally *t = pipeline_tally(p);
+	const struct census *c = pipeline_census(p);
 	mix(&d, t, sizeof *t);
+	/* field by field: the structs have padding */
+	for (size_t i = 0; i < c->nsystems; i++) {
+		const struct census_system *y = &c->systems[i];
+		mix(&d, &y->source, sizeof y->source);
+		mix(&d, &y->snapshots, sizeof y->snapshots);
+		mix(&d, &y->first, sizeof y->first);
+		mix(&d, &y->last, sizeof y->last);
+		d.intervals += y->snapshots;
+	}
+	for (size_t i = 0; i < c->nentries; i++) {
+		const struct census_entry *e = &c->entries[i];
+		mix(&d, &e->object, 3 * sizeof e->object);
+		mix(&d, &e->seen, sizeof e->seen);
+	}
 	mix(&d, diag.count, sizeof diag.count);
 	pipeline_close(p);
 	sources_free(&src);
@@ -86,6 +102,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	pipeline_defaults(&o);
+	o.perf_wanted = true;
 	/* a small read buffer too, so records straddle buffer refills */
 	o.buffer_size = 4096;
 	for (int i = 1; i < argc; i++) {
@@ -116,10 +133,10 @@ main(int argc, char **argv)
 			}
 		}
 		if (n0 == 0) {
-			fprintf(stderr, "FAIL: %s: no intervals: nothing was compared\n", argv[i]);
+			fprintf(stderr, "FAIL: %s: no intervals or snapshots: nothing was compared\n", argv[i]);
 			failed = 1;
 		}
-		printf("%s: %zu bytes, %lu intervals, chunk sizes 1..%zu: %s\n", argv[i],
+		printf("%s: %zu bytes, %lu intervals or snapshots, chunk sizes 1..%zu: %s\n", argv[i],
 		       len, n0, last, failed ? "DIFFER" : "identical");
 		free(buf);
 		files++;

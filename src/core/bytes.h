@@ -1,4 +1,5 @@
-/* bytes.h: bounds-checked big-endian getters. Values are built byte by
+/* bytes.h: bounds-checked big-endian getters, and little-endian ones for
+ * the Windows performance data. Values are built byte by
  * byte, so host byte order and alignment never matter (the same code runs on
  * x86-64 and on Linux on Z). A getter that would read past the end of its
  * span returns false and leaves *out untouched: no read ever passes the end
@@ -92,11 +93,51 @@ be_u64(struct span s, size_t off, uint64_t *out)
 	return true;
 }
 
+/* Little-endian getters (PERF_DATA_BLOCKs): byte by byte as the others,
+ * so a big-endian host reads them identically. */
+static inline bool
+le_u16(struct span s, size_t off, uint16_t *out)
+{
+	if (!span_has(s, off, 2))
+		return false;
+	*out = (uint16_t)(s.p[off] | ((unsigned)s.p[off + 1] << 8));
+	return true;
+}
+
+static inline bool
+le_u32(struct span s, size_t off, uint32_t *out)
+{
+	if (!span_has(s, off, 4))
+		return false;
+	*out = (uint32_t)s.p[off] | ((uint32_t)s.p[off + 1] << 8) |
+	       ((uint32_t)s.p[off + 2] << 16) | ((uint32_t)s.p[off + 3] << 24);
+	return true;
+}
+
+static inline bool
+le_u64(struct span s, size_t off, uint64_t *out)
+{
+	uint32_t lo, hi;
+	if (!le_u32(s, off, &lo) || !le_u32(s, off + 4, &hi))
+		return false;
+	*out = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
 /* Writers, for the generator and tests: dst must hold width bytes. */
 static inline void
 put_be(uint8_t *dst, unsigned width, uint64_t v)
 {
 	for (unsigned i = width; i-- > 0;) {
+		dst[i] = (uint8_t)(v & 0xff);
+		v >>= 8;
+	}
+}
+
+static inline void
+put_le(uint8_t *dst, unsigned width, uint64_t v)
+{
+	for (unsigned i = 0; i < width; i++) {
 		dst[i] = (uint8_t)(v & 0xff);
 		v >>= 8;
 	}

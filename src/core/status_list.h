@@ -32,6 +32,10 @@ S(PM_E_INTERVAL_TOO_LONG, WARN, "interval longer than --max-interval")
 S(PM_E_LONG_PART,      WARN,   "PM record longer than its part's layout; known fields decoded")
 S(PM_E_UNKNOWN_VERSION, WARN,  "PM record of an unknown version; known fields decoded")
 S(PM_E_IMPLAUSIBLE,    WARN,   "implausible figures in an interval record")
+/* Windows performance data */
+S(PM_E_PERF_BLOCK,     WARN,   "PERF_DATA_BLOCK breaks a validation rule; skipped")
+S(PM_E_PERF_NAMES,     USAGE,  "cannot read the title table (--perf-names)")
+S(PM_E_PERF_REPORT,    USAGE,  "only --report=inventory reads PERF_DATA_BLOCK input yet")
 /* reassembly */
 S(PM_E_DUPLICATE_PART, WARN,   "duplicate part of an interval; first copy kept")
 S(PM_E_INCOMPLETE,     WARN,   "interval is missing parts")

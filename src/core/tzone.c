@@ -153,3 +153,12 @@ tzone_format(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT])
 	snprintf(out + 19, TZONE_TEXT - 19, "%c%02u:%02u", offset < 0 ? '-' : '+',
 	         (unsigned)(minutes / 60 % 100), (unsigned)(minutes % 60));
 }
+
+void
+tzone_format_ms(int64_t stamp, char out[TZONE_TEXT_MS])
+{
+	int64_t ms = floor_div(stamp, PM_UNITS_PER_SECOND / 1000) % 1000;
+
+	pmtime_format(stamp, out);
+	snprintf(out + 19, TZONE_TEXT_MS - 19, ".%03u", (unsigned)(ms < 0 ? ms + 1000 : ms));
+}

@@ -228,17 +228,6 @@ gen_write_close(struct gen_writer *w)
 	return w->error ? PM_E_WRITE : PM_OK;
 }
 
-/* ---- little-endian fields */
-
-void
-put_le(uint8_t *dst, unsigned width, uint64_t v)
-{
-	for (unsigned i = 0; i < width; i++) {
-		dst[i] = (uint8_t)(v & 0xff);
-		v >>= 8;
-	}
-}
-
 /* ---- EBCDIC names */
 
 static int

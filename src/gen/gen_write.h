@@ -102,10 +102,6 @@ uint64_t gen_write_bytes(const struct gen_writer *w);
 /* Write what is pending. PM_E_WRITE (errno in w->error) on any failure. */
 pm_status gen_write_close(struct gen_writer *w);
 
-/* v as a little-endian integer of width bytes at dst, byte by byte, so the
- * bytes are the same on every host (Windows data: PERF_DATA_BLOCKs). */
-void put_le(uint8_t *dst, unsigned width, uint64_t v);
-
 /* EBCDIC (code page 037) for names: A-Z, 0-9, @ # $. */
 bool gen_ebcdic_name_ok(const char *text, size_t max);
 /* text into width bytes, padded with EBCDIC blanks. */

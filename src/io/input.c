@@ -75,6 +75,44 @@ input_from_memory(struct input *in, const char *name, const uint8_t *buf,
 	in->chunk = chunk;
 }
 
+/* The bytes read ahead first, then the input's own reads again. */
+static ssize_t
+read_ahead(struct input *in, uint8_t *buf, size_t cap)
+{
+	size_t n = in->ahead_len - in->ahead_pos;
+
+	if (n == 0) {
+		in->read = in->read_on;
+		return in->read(in, buf, cap);
+	}
+	if (n > cap)
+		n = cap;
+	memcpy(buf, in->ahead + in->ahead_pos, n);
+	in->ahead_pos += n;
+	return (ssize_t)n;
+}
+
+ssize_t
+input_peek(struct input *in, uint8_t *out, size_t n)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	if (n > INPUT_PEEK_MAX)
+		n = INPUT_PEEK_MAX;
+	while (got < n && (r = in->read(in, in->ahead + got, n - got)) != 0) {
+		if (r < 0)
+			return -1;
+		got += (size_t)r;
+	}
+	memcpy(out, in->ahead, got);
+	in->ahead_len = got;
+	in->ahead_pos = 0;
+	in->read_on = in->read;
+	in->read = read_ahead;
+	return (ssize_t)got;
+}
+
 void
 input_close(struct input *in)
 {

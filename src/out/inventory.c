@@ -1,8 +1,10 @@
 /* inventory.c: the `inventory` report. See inventory.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "out/csvw.h"
 #include "core/fmtnum.h"
+#include "core/tzone.h"
 #include "out/inventory.h"
 
 static void
@@ -47,6 +49,98 @@ inventory_write(FILE *fp, const struct tally *t)
 	row(&w, "bytes", "skipped", NULL, &t->skipped);
 	row(&w, "bytes", "damaged", NULL, &t->damaged);
 	row(&w, "bytes", "read", NULL, &t->bytes_read);
+	st = csvw_status(&w);
+	csvw_free(&w);
+	return st;
+}
+
+/* A text field, quoted when it needs to be (names come from the input). */
+static void
+field(struct csvw *w, const char *s)
+{
+	csvw_text(w, s, strlen(s));
+}
+
+/* A UTC stamp as YYYY-MM-DD HH:MM:SS.mmm */
+static void
+stamp_field(struct csvw *w, int64_t stamp)
+{
+	char text[TZONE_TEXT_MS];
+
+	tzone_format_ms(stamp, text);
+	csvw_raw(w, text, strlen(text));
+}
+
+static void
+count_row(struct csvw *w, const char *kind, const char *name, const char *type, uint64_t n)
+{
+	char num[FMTNUM_MAX];
+
+	field(w, kind);
+	field(w, name);
+	field(w, type);
+	csvw_raw(w, num, fmt_u64(num, n));
+	csvw_raw(w, "", 0);
+	csvw_raw(w, "", 0);
+	csvw_end_row(w);
+}
+
+static void
+census_rows(struct csvw *w, const struct census *c, const struct sources *src,
+            const struct census_names *names)
+{
+	char num[FMTNUM_MAX], object[12], counter[12], type[12], path[512];
+
+	for (size_t i = 0; i < c->nsystems; i++) {
+		field(w, "system");
+		field(w, sources_name(src, c->systems[i].source));
+		field(w, "");
+		csvw_raw(w, num, fmt_u64(num, c->systems[i].snapshots));
+		stamp_field(w, c->systems[i].first);
+		stamp_field(w, c->systems[i].last);
+		csvw_end_row(w);
+	}
+	for (size_t i = 0; i < c->nentries; i++) {
+		const struct census_entry *e = &c->entries[i];
+		const char *o = names->title(e->object, object, names->ctx);
+		if (e->counter == CENSUS_OBJECT) {
+			count_row(w, "object", o, "", e->seen);
+			continue;
+		}
+		/* OBJECT\COUNTER, as perfmon writes a counter path */
+		field(w, "counter");
+		snprintf(path, sizeof path, "%s\\%s", o, names->title(e->counter, counter, names->ctx));
+		field(w, path);
+		field(w, names->type(e->type, type));
+		csvw_raw(w, num, fmt_u64(num, e->seen));
+		csvw_raw(w, "", 0);
+		csvw_raw(w, "", 0);
+		csvw_end_row(w);
+	}
+}
+
+pm_status
+inventory_write_perf(FILE *fp, const struct tally *t, const struct census *c,
+                     const struct sources *src, const struct census_names *names)
+{
+	static const char *const header[] = { "kind", "name", "type", "count", "first", "last" };
+	struct csvw w;
+	pm_status st;
+
+	if ((st = csvw_init(&w, fp)) != PM_OK)
+		return st;
+	for (size_t i = 0; i < 6; i++)
+		field(&w, header[i]);
+	csvw_end_row(&w);
+	census_rows(&w, c, src, names);
+	count_row(&w, "counters", "skipped_nodata", "", c->nodata);
+	count_row(&w, "counters", "skipped_unknown", "", c->unknown);
+	count_row(&w, "framing", "truncated_records", "", t->truncated);
+	count_row(&w, "framing", "damaged_records", "", t->damaged_records);
+	count_row(&w, "bytes", "used", "", t->used);
+	count_row(&w, "bytes", "skipped", "", t->skipped);
+	count_row(&w, "bytes", "damaged", "", t->damaged);
+	count_row(&w, "bytes", "read", "", t->bytes_read);
 	st = csvw_status(&w);
 	csvw_free(&w);
 	return st;

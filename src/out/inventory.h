@@ -5,9 +5,20 @@
 
 #include <stdio.h>
 
+#include "core/census.h"
+#include "core/sources.h"
 #include "core/status.h"
 #include "core/tally.h"
 
 pm_status inventory_write(FILE *fp, const struct tally *t);
+
+/* The inventory of Windows performance snapshots: columns kind, name,
+ * type, count, first, last. A row per system (its snapshots, first and
+ * last times, YYYY-MM-DD HH:MM:SS.mmm UTC), per object (snapshots holding
+ * it) and per counter (OBJECT\COUNTER, its type), in the order first seen;
+ * then the counter definitions skipped, the framing counts and the byte
+ * accounting. */
+pm_status inventory_write_perf(FILE *fp, const struct tally *t, const struct census *c,
+                               const struct sources *src, const struct census_names *names);
 
 #endif

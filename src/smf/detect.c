@@ -126,6 +126,7 @@ may_start(struct span w, size_t off, enum framing f)
 		return walk_sdw_parse(w, off, &d) == NULL;
 	case FRAMING_PM:
 	case FRAMING_AUTO:
+	case FRAMING_PERF:
 		break;
 	}
 	return true;

@@ -73,6 +73,8 @@ struct framer {
 const char *
 framing_name(enum framing f)
 {
+	if (f == FRAMING_PERF)
+		return "perf";
 	if ((unsigned)f >= sizeof walk_rules / sizeof walk_rules[0])
 		return "unknown";
 	return walk_rules[f].name;

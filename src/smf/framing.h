@@ -7,6 +7,9 @@
  *                4-byte RDW/SDW, as FTP with SITE RDW leaves them.
  *   FRAMING_BDW  blocks, each behind a BDW (plain or extended), holding
  *                RDW/SDW segments, as a RECFM=U transfer of a VBS dataset.
+ *   FRAMING_PERF Windows PERF_DATA_BLOCKs back to back: not framed here but
+ *                read by winperf/stream.c, a reader of its own; named here
+ *                so that --framing has one list.
  * Content is what the logical records hold: SMF records, or PM records.
  *
  * For RDW and BDW framings a logical record is handed up starting with a
@@ -28,7 +31,7 @@
 #include "core/status.h"
 #include "core/tally.h"
 
-enum framing { FRAMING_AUTO, FRAMING_PM, FRAMING_RDW, FRAMING_BDW };
+enum framing { FRAMING_AUTO, FRAMING_PM, FRAMING_RDW, FRAMING_BDW, FRAMING_PERF };
 enum content { CONTENT_AUTO, CONTENT_SMF, CONTENT_PM };
 
 /* Bytes of a record's beginning always handed up, kept or not. */

@@ -222,6 +222,7 @@ walk_run(struct walk *k, enum framing f, unsigned need)
 	case FRAMING_BDW:
 		return walk_bdw(k, need);
 	case FRAMING_AUTO:
+	case FRAMING_PERF: /* winperf/stream.c reads these */
 		break;
 	}
 	return false;

@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook"
+mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook" \
+	"$out/winperf"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -91,3 +92,64 @@ byte 014 "$tmp/report" "$out/report/tasks-hour"
 byte 003 "$tmp/report" "$out/report/intervals"
 byte 004 "$tmp/report" "$out/report/summary-total"
 byte 017 "$out/pm/faults" "$out/report/waits-interval-faults"
+
+# winperf: the first byte chooses the read size (byte + 1), then
+# PERF_DATA_BLOCKs built here, every length computed (COUNTERS.md §3): a
+# System-like object without instances (a 104-byte header holding the
+# system name, a raw fraction and its base, NODATA, an elapsed time);
+# processes and their threads (parents, a repeated name) and a code-page
+# name, in two blocks of two systems; an empty block
+perf_blocks() { # KIND: system, instances or empty
+	perl -e '
+		use strict;
+		sub u16 { join("", map { pack "v", ord } split //, $_[0]) . "\0\0" }
+		sub pad8 { $_[0] . "\0" x ((8 - length($_[0]) % 8) % 8) }
+		sub length_first { my $s = pad8($_[0]); substr($s, 0, 4) = pack "V", length $s; $s }
+		sub defn { pack "V10", 40, $_[0], 0, $_[0] + 1, 0, 0, 100, $_[1], $_[2], $_[3] }
+		sub cblock { length_first(pack("V", 0) . $_[0]) }
+		sub inst {
+			my ($name, $parent_title, $parent, $codepage) = @_;
+			my $n = $codepage ? "$name\0" : u16($name);
+			length_first(pack("V6", 0, $parent_title, $parent, 0xFFFFFFFF, 24, length $n) . $n);
+		}
+		sub object {
+			my ($title, $ninst, $codepage, $defs, $body) = @_;
+			my $definition = 64 + length $defs;
+			pack("V12", $definition + length $body, $definition, 64, $title, 0, $title + 1, 0,
+			     200, length($defs) / 40, 0, $ninst, $codepage) .
+			pack("Q<2", 132290312439883752, 10000000) . $defs . $body;
+		}
+		sub block {
+			my ($system, $nobj, $objects) = @_;
+			my $name = u16($system);
+			my $header = pad8(pack("V2", length $name, 88) . $name);
+			my $hlen = 80 + length $header;
+			"P\0E\0R\0F\0" . pack("V7", 1, 1, 1, $hlen + length $objects, $hlen, $nobj, 0) .
+				pack("v8V", 2020, 3, 3, 18, 18, 54, 3, 988, 0) .
+				pack("Q<3", 855159486130, 10000000, 132290312439883752) . $header . $objects;
+		}
+		if ($ARGV[0] eq "system") {
+			my $defs = defn(248, 0x00010000, 4, 4) . defn(1350, 0x20020400, 4, 8) .
+				defn(1350, 0x40030403, 4, 12) . defn(900, 0x40000200, 0, 0) .
+				defn(674, 0x30240500, 8, 16);
+			print block("GETAWAY", 1, object(2, 0xFFFFFFFF, 0, $defs,
+				cblock(pack "V3Q<", 201, 70, 1000, 132289457285000000)));
+		} elsif ($ARGV[0] eq "instances") {
+			my $defs = defn(6, 0x20510500, 8, 8);
+			my $procs = join "", map { inst($_, 0, 0, 0) . cblock(pack "VQ<", 0, 1000) }
+				"svchost", "svchost", "idle";
+			my $threads = join "", map { inst("0", 230, $_, 0) . cblock(pack "VQ<", 0, 7) } 0, 1;
+			my $objs = object(230, 3, 0, $defs, $procs) . object(232, 2, 0, $defs, $threads) .
+				object(234, 1, 1252, $defs, inst("caf\xe9", 0, 0, 1252) . cblock(pack "VQ<", 0, 9));
+			print block("SYSA", 3, $objs), block("SYSB", 3, $objs);
+		} else {
+			print block("VM", 0, "");
+		}' "$1"
+}
+perf_blocks system > "$tmp/perf-system"
+perf_blocks instances > "$tmp/perf-instances"
+perf_blocks empty > "$tmp/perf-empty"
+byte 377 "$tmp/perf-system" "$out/winperf/system"
+byte 006 "$tmp/perf-instances" "$out/winperf/instances"
+cat "$tmp/perf-empty" "$tmp/perf-system" "$tmp/perf-empty" > "$tmp/perf-mixed"
+byte 000 "$tmp/perf-mixed" "$out/winperf/mixed"

@@ -1,4 +1,4 @@
-/* check_bytes.c: the big-endian getters read byte by byte and never past
+/* check_bytes.c: the big- and little-endian getters read byte by byte and never past
  * the end of their span. */
 #include "check_main.h"
 #include <stdlib.h>
@@ -59,6 +59,25 @@ START_TEST(writer)
 }
 END_TEST
 
+START_TEST(little_endian)
+{
+	struct span s = span_make(data, sizeof data);
+	uint16_t h = 0xAAAA;
+	uint32_t f;
+	uint64_t d;
+	uint8_t buf[8];
+	ck_assert(le_u16(s, 0, &h) && h == 0x0201);
+	ck_assert(le_u32(s, 5, &f) && f == 0xFF080706u); /* unaligned */
+	ck_assert(le_u64(s, 0, &d) && d == 0x0807060504030201ULL);
+	ck_assert(!le_u64(s, 2, &d));
+	ck_assert(!le_u16(s, 8, &h) && h == 0x0201); /* untouched on refusal */
+	ck_assert(!le_u32(s, SIZE_MAX - 1, &f));
+	put_le(buf, 8, 0x1122334455667788ULL);
+	ck_assert_uint_eq(buf[0], 0x88);
+	ck_assert(le_u64(span_make(buf, 8), 0, &d) && d == 0x1122334455667788ULL);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -67,6 +86,7 @@ unit_suite(void)
 	tcase_add_test(tc, values);
 	tcase_add_test(tc, bounds);
 	tcase_add_test(tc, writer);
+	tcase_add_test(tc, little_endian);
 	suite_add_tcase(s, tc);
 	return s;
 }

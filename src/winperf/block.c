@@ -1,0 +1,564 @@
+/* block.c: the bounds-checked walk of one PERF_DATA_BLOCK. See block.h.
+ * The walk is .NET's (COUNTERS.md §3): each structure is found by the
+ * lengths and offsets of the one before it, read field by field through
+ * the little-endian getters, and checked by validate.c before anything it
+ * gives is followed. Tables only grow, so a run of similar blocks
+ * allocates nothing after the first. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grow.h"
+#include "core/ebcdic.h"
+#include "engine/counter.h"
+#include "pmim/pmtime.h"
+#include "winperf/block.h"
+#include "winperf/utf16.h"
+#include "winperf/validate.h"
+
+#define MAX_CODEPAGES 8
+
+const uint8_t wp_signature[8] = { 'P', 0, 'E', 0, 'R', 0, 'F', 0 };
+
+/* Where an object's parts start in the walker's tables. */
+struct object_at {
+	size_t counter, instance, value;
+};
+
+/* An instance's names in the text table: as given, with its parent's
+ * (perfmon's parent/instance), and as shown (#n for a repeat). */
+struct name_at {
+	size_t raw, full, shown;
+	unsigned repeats;    /* of its first occurrence: how many after it */
+};
+
+struct codepage {
+	uint32_t number;
+	struct conv *cv;   /* NULL: iconv lacks it */
+};
+
+struct wp_walker {
+	struct wp_snapshot snap;
+	struct wp_object *objects;
+	struct object_at *at;
+	size_t objects_cap, at_cap;
+	struct wp_counter *counters;
+	size_t ncounters, counters_cap;
+	struct wp_instance *instances;
+	struct name_at *names;
+	size_t ninstances, instances_cap, names_cap;
+	uint64_t *values;
+	size_t nvalues, values_cap;
+	char *text;
+	size_t ntext, text_cap;
+	size_t system_at;
+	size_t block_len;    /* of the block being walked */
+	bool text_limit;     /* the names went past TEXT_PER_BLOCK_BYTE */
+	uint32_t *slots;     /* names of an object hashed: instance + 1, 0 free */
+	size_t slots_cap;
+	struct codepage codepages[MAX_CODEPAGES];
+	size_t ncodepages;
+};
+
+
+pm_status
+wp_walker_open(struct wp_walker **out)
+{
+	struct wp_walker *w = calloc(1, sizeof *w);
+
+	*out = NULL;
+	/* no table is ever NULL: the snapshot points into each, an empty one
+	 * too */
+	if (!w || !grow_table((void **)&w->objects, &w->objects_cap, 1, sizeof *w->objects) ||
+	    !grow_table((void **)&w->at, &w->at_cap, 1, sizeof *w->at) ||
+	    !grow_table((void **)&w->counters, &w->counters_cap, 1, sizeof *w->counters) ||
+	    !grow_table((void **)&w->instances, &w->instances_cap, 1, sizeof *w->instances) ||
+	    !grow_table((void **)&w->names, &w->names_cap, 1, sizeof *w->names) ||
+	    !grow_table((void **)&w->values, &w->values_cap, 1, sizeof *w->values) ||
+	    !grow_table((void **)&w->text, &w->text_cap, 1, 1)) {
+		wp_walker_close(w);
+		return PM_E_NOMEM;
+	}
+	*out = w;
+	return PM_OK;
+}
+
+void
+wp_walker_close(struct wp_walker *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->ncodepages; i++)
+		if (w->codepages[i].cv)
+			conv_close(w->codepages[i].cv);
+	free(w->objects);
+	free(w->at);
+	free(w->counters);
+	free(w->instances);
+	free(w->names);
+	free(w->values);
+	free(w->text);
+	free(w->slots);
+	free(w);
+}
+
+static bool
+read_pdb(struct span b, struct wp_pdb_head *h)
+{
+	bool ok = le_u32(b, 8, &h->little_endian) && le_u32(b, 12, &h->version) &&
+	          le_u32(b, 16, &h->revision) && le_u32(b, 20, &h->total_length) &&
+	          le_u32(b, 24, &h->header_length) && le_u32(b, 28, &h->num_objects) &&
+	          le_u64(b, 56, &h->perf_time) && le_u64(b, 64, &h->perf_freq) &&
+	          le_u64(b, 72, &h->perf_time_100ns) && le_u32(b, 80, &h->name_length) &&
+	          le_u32(b, 84, &h->name_offset);
+	for (size_t i = 0; ok && i < 8; i++)
+		ok = le_u16(b, 36 + 2 * i, &h->time[i]);
+	return ok && memcmp(b.p, wp_signature, sizeof wp_signature) == 0;
+}
+
+bool
+wp_plausible(struct span s)
+{
+	struct wp_pdb_head h;
+	return read_pdb(s, &h) && h.little_endian == 1 &&
+	       h.total_length >= WP_PDB_MIN && h.header_length >= WP_PDB_MIN &&
+	       h.header_length <= h.total_length;
+}
+
+/* SYSTEMTIME (year, month, weekday, day, hour, minute, second, ms) as a
+ * stamp; false when it is no time. */
+static bool
+system_time(const uint16_t t[8], int64_t *stamp)
+{
+	static const uint8_t mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	if (t[0] < 1601 || t[0] > 30827 || t[1] < 1 || t[1] > 12 || t[3] < 1 ||
+	    t[3] > mdays[t[1] - 1] || t[4] > 23 || t[5] > 59 || t[6] > 59 || t[7] > 999)
+		return false;
+	*stamp = (((pmtime_days_from_civil(t[0], t[1], t[3]) * 24 + t[4]) * 60 + t[5]) * 60 + t[6]) *
+	         PM_UNITS_PER_SECOND + t[7] * (PM_UNITS_PER_SECOND / 1000);
+	return true;
+}
+
+/* Names as UTF-8, parents' names joined in, may take this many times
+ * the block's bytes at most: a block whose children all name one long
+ * parent must not ask for memory without bound. */
+#define TEXT_PER_BLOCK_BYTE 8
+#define TEXT_LIMIT_RULE "names: UTF-8 names, parents joined, <= 8 x TotalByteLength"
+
+/* Room for n more bytes of text. */
+static bool
+text_room(struct wp_walker *w, size_t n)
+{
+	if (n > w->block_len * TEXT_PER_BLOCK_BYTE + 4096 - w->ntext) {
+		w->text_limit = true;
+		return false;
+	}
+	return grow_table((void **)&w->text, &w->text_cap, w->ntext + n, 1);
+}
+
+static bool
+text_utf16(struct wp_walker *w, struct span s, size_t *at)
+{
+	if (!text_room(w, WP_UTF8_CAP(s.len)))
+		return false;
+	*at = w->ntext;
+	w->ntext += wp_utf16_to_utf8(s, w->text + w->ntext, WP_UTF8_CAP(s.len)) + 1;
+	return true;
+}
+
+/* The converter of a code page, opened once per run. */
+static struct conv *
+codepage_conv(struct wp_walker *w, uint32_t number)
+{
+	char name[16];
+
+	for (size_t i = 0; i < w->ncodepages; i++)
+		if (w->codepages[i].number == number)
+			return w->codepages[i].cv;
+	if (w->ncodepages == MAX_CODEPAGES)
+		return NULL;
+	snprintf(name, sizeof name, "CP%u", (unsigned)number);
+	w->codepages[w->ncodepages].number = number;
+	if (conv_open(&w->codepages[w->ncodepages].cv, name, "UTF-8") != PM_OK)
+		w->codepages[w->ncodepages].cv = NULL;
+	return w->codepages[w->ncodepages++].cv;
+}
+
+/* A name in a code page: converted, or its ASCII bytes with the others
+ * as '?' where iconv lacks the code page. */
+static bool
+text_codepage(struct wp_walker *w, uint32_t number, struct span s, size_t *at)
+{
+	struct conv *cv = codepage_conv(w, number);
+	size_t cap = s.len * 4 + 1, n = 0;
+
+	if (!text_room(w, cap))
+		return false;
+	*at = w->ntext;
+	if (cv) {
+		n = conv_text(cv, s.p, strnlen((const char *)s.p, s.len), w->text + *at, cap);
+	} else {
+		for (; n < s.len && s.p[n]; n++)
+			w->text[*at + n] = s.p[n] < 0x80 ? (char)s.p[n] : '?';
+	}
+	w->text[*at + n] = '\0';
+	w->ntext += n + 1;
+	return true;
+}
+
+static bool
+fail(struct wp_fault *f, const char *rule, size_t at)
+{
+	f->rule = rule;
+	f->at = at;
+	return false;
+}
+
+/* What a counter type is for the reports (COUNTERS.md §2.2): the engine's
+ * table decides, and a width other than 4 or 8 bytes has no number. */
+static enum wp_role
+role_of(uint32_t type, uint32_t size)
+{
+	const struct counter_type_info *info =
+		counter_type_info(counter_type_by_value(type));
+
+	if (!info || info->extension)
+		return WP_UNKNOWN;
+	if (!info->base && !info->displayed)
+		return WP_NODATA;
+	if (size != 4 && size != 8)
+		return WP_UNKNOWN;
+	return info->base ? WP_BASE : WP_SHOWN;
+}
+
+/* The counter definitions of object o (span ob), from HeaderLength on, each
+ * ByteLength long; a base pairs with the shown counter before it. */
+static bool
+walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
+                 const struct wp_object_head *oh, struct wp_fault *f)
+{
+	size_t at = oh->header_length, first = w->ncounters;
+	struct wp_definition_head d;
+	const char *rule;
+
+	if (!grow_table((void **)&w->counters, &w->counters_cap, first + oh->num_counters,
+	          sizeof *w->counters))
+		return fail(f, NULL, 0);
+	for (uint32_t i = 0; i < oh->num_counters; i++, at += d.byte_length) {
+		if (!le_u32(ob, at, &d.byte_length) || !le_u32(ob, at + 4, &d.title) ||
+		    !le_u32(ob, at + 28, &d.type) || !le_u32(ob, at + 32, &d.size) ||
+		    !le_u32(ob, at + 36, &d.offset))
+			return fail(f, "counter definition: SizeOf <= ByteLength <= bufSize", ob_at + at);
+		if ((rule = wp_check_definition(&d, ob.len - at)))
+			return fail(f, rule, ob_at + at);
+		struct wp_counter *c = &w->counters[w->ncounters++];
+		*c = (struct wp_counter){ d.title, d.type, d.size, d.offset,
+		                          role_of(d.type, d.size), WP_NO_BASE };
+		if (c->role == WP_BASE && i > 0 && c[-1].role == WP_SHOWN)
+			c[-1].base = i;
+		w->snap.nodata += c->role == WP_NODATA;
+		w->snap.unknown += c->role == WP_UNKNOWN;
+	}
+	return true;
+}
+
+/* One counter block at cb_at of ob: its values, one row. */
+static bool
+read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_at,
+                   size_t first, size_t n, uint32_t *length, struct wp_fault *f)
+{
+	const char *rule;
+	struct span cb;
+
+	if (!le_u32(ob, cb_at, length))
+		return fail(f, "counter block: 4 <= ByteLength <= bufSize", ob_at + cb_at);
+	if ((rule = wp_check_counter_block(*length, ob.len - cb_at)))
+		return fail(f, rule, ob_at + cb_at);
+	/* our own bound: counters times instances could otherwise ask for
+	 * far more memory than the block holds */
+	if (w->nvalues + n > w->block_len)
+		return fail(f, "values: NumCounters x instances <= TotalByteLength", ob_at + cb_at);
+	if (!grow_table((void **)&w->values, &w->values_cap, w->nvalues + n, sizeof *w->values))
+		return fail(f, NULL, 0);
+	cb = span_sub(ob, cb_at, *length);
+	for (size_t i = 0; i < n; i++) {
+		const struct wp_counter *c = &w->counters[first + i];
+		uint64_t v = 0;
+		uint32_t v32 = 0;
+		bool ok = true;
+		if (c->role == WP_SHOWN || c->role == WP_BASE) {
+			ok = c->size == 8 ? le_u64(cb, c->offset, &v) : le_u32(cb, c->offset, &v32);
+			if (c->size == 4)
+				v = v32;
+		}
+		if (!ok)
+			return fail(f, "counter: CounterOffset + CounterSize <= counter block ByteLength",
+			            ob_at + cb_at);
+		w->values[w->nvalues++] = v;
+	}
+	return true;
+}
+
+/* The instances of an object, from DefinitionLength on: each definition,
+ * its name, then its counter block. */
+static bool
+walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
+               const struct wp_object_head *oh, size_t first, struct wp_fault *f)
+{
+	size_t at = oh->definition_length;
+	struct wp_instance_head ih;
+	uint32_t cb_len, unique;
+	const char *rule;
+	bool ok;
+
+	if (!grow_table((void **)&w->instances, &w->instances_cap,
+	          w->ninstances + (size_t)oh->num_instances, sizeof *w->instances) ||
+	    !grow_table((void **)&w->names, &w->names_cap, w->instances_cap, sizeof *w->names))
+		return fail(f, NULL, 0);
+	for (int32_t i = 0; i < oh->num_instances; i++) {
+		if (!le_u32(ob, at, &ih.byte_length) || !le_u32(ob, at + 4, &ih.parent_title) ||
+		    !le_u32(ob, at + 8, &ih.parent_instance) ||
+		    !le_u32(ob, at + 12, &unique) ||
+		    !le_u32(ob, at + 16, &ih.name_offset) || !le_u32(ob, at + 20, &ih.name_length))
+			return fail(f, "instance: SizeOf <= ByteLength <= bufSize", ob_at + at);
+		ih.unique_id = (int32_t)unique;
+		if ((rule = wp_check_instance(&ih, ob.len - at)))
+			return fail(f, rule, ob_at + at);
+		/* NameLength counts the terminating NUL */
+		struct span name = span_sub(ob, at + ih.name_offset, ih.name_length);
+		struct name_at *n = &w->names[w->ninstances];
+		ok = oh->codepage ? text_codepage(w, oh->codepage, name, &n->raw)
+		                  : text_utf16(w, name, &n->raw);
+		if (!ok)
+			return fail(f, NULL, 0);
+		w->instances[w->ninstances++] = (struct wp_instance){
+			NULL, ih.parent_title, ih.parent_instance, ih.unique_id };
+		at += ih.byte_length;
+		if (!read_counter_block(w, ob, ob_at, at, first, oh->num_counters, &cb_len, f))
+			return false;
+		at += cb_len;
+	}
+	return true;
+}
+
+static bool
+read_object_head(struct span ob, struct wp_object_head *h)
+{
+	uint32_t instances;
+	bool ok = le_u32(ob, 0, &h->total_length) && le_u32(ob, 4, &h->definition_length) &&
+	          le_u32(ob, 8, &h->header_length) && le_u32(ob, 12, &h->title) &&
+	          le_u32(ob, 32, &h->num_counters) && le_u32(ob, 40, &instances) &&
+	          le_u32(ob, 44, &h->codepage) && le_u64(ob, 48, &h->perf_time) &&
+	          le_u64(ob, 56, &h->perf_freq);
+	h->num_instances = (int32_t)instances;
+	return ok;
+}
+
+/* One object at ob_at of block b: its definitions, then one counter block
+ * or its instances. *length: its TotalByteLength, to the next object. */
+static bool
+walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
+            struct wp_fault *f)
+{
+	struct span ob = span_sub(b, ob_at, b.len - ob_at);
+	struct wp_object_head oh;
+	struct object_at at = { w->ncounters, w->ninstances, w->nvalues };
+	const char *rule;
+	uint32_t cb_len;
+	size_t i = w->snap.nobjects;
+
+	if (ob_at > b.len || !read_object_head(ob, &oh))
+		return fail(f, "object: SizeOf <= DefinitionLength <= TotalByteLength <= bufSize", ob_at);
+	if ((rule = wp_check_object(&oh, ob.len)))
+		return fail(f, rule, ob_at);
+	ob.len = oh.total_length;
+	if (!grow_table((void **)&w->objects, &w->objects_cap, i + 1, sizeof *w->objects) ||
+	    !grow_table((void **)&w->at, &w->at_cap, w->objects_cap, sizeof *w->at))
+		return fail(f, NULL, 0);
+	if (!walk_definitions(w, ob, ob_at, &oh, f))
+		return false;
+	if (oh.num_instances == WP_NO_INSTANCES) {
+		if (!read_counter_block(w, ob, ob_at, oh.definition_length, at.counter,
+		                        oh.num_counters, &cb_len, f))
+			return false;
+	} else if (!walk_instances(w, ob, ob_at, &oh, at.counter, f)) {
+		return false;
+	}
+	w->objects[i] = (struct wp_object){
+		oh.title, oh.num_instances, oh.codepage, oh.perf_time, oh.perf_freq,
+		oh.num_counters, NULL, w->ninstances - at.instance, NULL, NULL };
+	w->at[i] = at;
+	w->snap.nobjects++;
+	*length = oh.total_length;
+	return true;
+}
+
+/* Text made of a, b and c joined, into the text table at *at. */
+static bool
+text_join(struct wp_walker *w, size_t a, const char *b, size_t c, size_t *at)
+{
+	size_t la = strlen(w->text + a), lb = strlen(b), lc = c == SIZE_MAX ? 0 : strlen(w->text + c);
+
+	if (!text_room(w, la + lb + lc + 1))
+		return false;
+	*at = w->ntext;
+	memcpy(w->text + *at, w->text + a, la);
+	memcpy(w->text + *at + la, b, lb);
+	if (lc)
+		memcpy(w->text + *at + la + lb, w->text + c, lc);
+	w->text[*at + la + lb + lc] = '\0';
+	w->ntext += la + lb + lc + 1;
+	return true;
+}
+
+/* The raw name of instance k of the first object titled title, if any;
+ * *cache: the object last found, as the instances of an object mostly
+ * have one parent object. */
+static const size_t *
+parent_name(const struct wp_walker *w, uint32_t title, uint32_t k, size_t *cache)
+{
+	size_t i = *cache;
+
+	if (i >= w->snap.nobjects || w->objects[i].title != title)
+		for (i = 0; i < w->snap.nobjects && w->objects[i].title != title; i++)
+			;
+	if (i == w->snap.nobjects)
+		return NULL;
+	*cache = i;
+	return k < w->objects[i].ninstances ? &w->names[w->at[i].instance + k].raw : NULL;
+}
+
+static uint64_t
+hash_text(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ULL; /* FNV-1a */
+	return h;
+}
+
+/* The names of the instances [first, end) as shown: a repeated name
+ * numbered #1, #2 from its second occurrence on, found through a hash so
+ * that an object of many instances costs no more than their number. */
+static bool
+number_repeats(struct wp_walker *w, size_t first, size_t end)
+{
+	size_t n = 16, mask;
+	char suffix[16];
+
+	while (n < 2 * (end - first))
+		n *= 2;
+	if (!grow_table((void **)&w->slots, &w->slots_cap, n, sizeof *w->slots))
+		return false;
+	memset(w->slots, 0, n * sizeof *w->slots);
+	mask = n - 1;
+	for (size_t k = first; k < end; k++) {
+		struct name_at *name = &w->names[k];
+		size_t i = (size_t)hash_text(w->text + name->full) & mask;
+		while (w->slots[i] && strcmp(w->text + w->names[w->slots[i] - 1].full,
+		                             w->text + name->full) != 0)
+			i = (i + 1) & mask;
+		name->shown = name->full;
+		name->repeats = 0;
+		if (!w->slots[i]) {
+			w->slots[i] = (uint32_t)(k + 1);
+			continue;
+		}
+		snprintf(suffix, sizeof suffix, "#%u", ++w->names[w->slots[i] - 1].repeats);
+		if (!text_join(w, name->full, suffix, SIZE_MAX, &w->names[k].shown))
+			return false;
+	}
+	return true;
+}
+
+/* Instance names as perfmon shows them: parent/instance, the parent found
+ * by ParentObjectTitleIndex and ParentObjectInstance; then repeats
+ * numbered. */
+static bool
+name_instances(struct wp_walker *w)
+{
+	size_t cache = 0;
+
+	for (size_t k = 0; k < w->ninstances; k++) {
+		struct name_at *n = &w->names[k];
+		const size_t *parent = w->instances[k].parent_title
+			? parent_name(w, w->instances[k].parent_title,
+			              w->instances[k].parent_instance, &cache)
+			: NULL;
+		n->full = n->raw;
+		if (parent && !text_join(w, *parent, "/", n->raw, &n->full))
+			return false;
+	}
+	for (size_t i = 0; i < w->snap.nobjects; i++)
+		if (!number_repeats(w, w->at[i].instance,
+		                    w->at[i].instance + w->objects[i].ninstances))
+			return false;
+	return true;
+}
+
+/* The tables done growing: the snapshot's pointers into them. */
+static void
+point_into_tables(struct wp_walker *w)
+{
+	w->snap.system = w->text + w->system_at;
+	w->snap.objects = w->objects;
+	for (size_t i = 0; i < w->snap.nobjects; i++) {
+		w->objects[i].counters = w->counters + w->at[i].counter;
+		w->objects[i].instances = w->instances + w->at[i].instance;
+		w->objects[i].values = w->values + w->at[i].value;
+	}
+	for (size_t k = 0; k < w->ninstances; k++)
+		w->instances[k].name = w->text + w->names[k].shown;
+}
+
+/* A table that could not grow: the names' bound, or no memory. */
+static pm_status
+no_room(const struct wp_walker *w, struct wp_fault *f)
+{
+	if (!w->text_limit)
+		return PM_E_NOMEM;
+	fail(f, TEXT_LIMIT_RULE, 0);
+	return PM_E_PERF_BLOCK;
+}
+
+static void
+reset(struct wp_walker *w, const struct wp_pdb_head *h)
+{
+	w->text_limit = false;
+	w->ncounters = w->ninstances = w->nvalues = w->ntext = 0;
+	w->snap = (struct wp_snapshot){ .perf_time = h->perf_time, .perf_freq = h->perf_freq,
+	                                .perf_time_100ns = h->perf_time_100ns };
+}
+
+pm_status
+wp_walk(struct wp_walker *w, struct span b, const struct wp_snapshot **out,
+        struct wp_fault *f)
+{
+	struct wp_pdb_head h;
+	const char *rule;
+	size_t at;
+	uint32_t length;
+
+	if (!read_pdb(b, &h))
+		return fail(f, "PDB: SizeOf <= TotalByteLength <= bufSize", 0), PM_E_PERF_BLOCK;
+	if ((rule = wp_check_pdb(&h, b.len)))
+		return fail(f, rule, 0), PM_E_PERF_BLOCK;
+	b.len = w->block_len = h.total_length;
+	reset(w, &h);
+	if (!system_time(h.time, &w->snap.time))
+		return fail(f, "PDB: SystemTime is a date and time", 36), PM_E_PERF_BLOCK;
+	if (!span_has(b, h.name_offset, h.name_length))
+		return fail(f, "PDB: SystemNameOffset + SystemNameLength <= TotalByteLength", 80),
+		       PM_E_PERF_BLOCK;
+	at = h.header_length;
+	if (!text_utf16(w, span_sub(b, h.name_offset, h.name_length), &w->system_at))
+		return no_room(w, f);
+	for (uint32_t i = 0; i < h.num_objects; i++, at += length)
+		if (!walk_object(w, b, at, &length, f))
+			return f->rule ? PM_E_PERF_BLOCK : no_room(w, f);
+	if (!name_instances(w))
+		return no_room(w, f);
+	point_into_tables(w);
+	*out = &w->snap;
+	return PM_OK;
+}
