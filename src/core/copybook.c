@@ -144,6 +144,9 @@ grow(void **table, size_t *cap, size_t n, size_t size, size_t max)
 		want = max;
 	if (!(bigger = realloc(*table, want * size)))
 		return -1;
+	/* new elements start zeroed: what a listing does not say (units
+	 * without a binding) reads as none */
+	memset((char *)bigger + *cap * size, 0, (want - *cap) * size);
 	*table = bigger;
 	*cap = want;
 	return 1;
