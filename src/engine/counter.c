@@ -421,35 +421,47 @@ counter_feed_sort(struct counter_feed *feeds, size_t count)
 }
 
 pm_status
-counter_acc_add_samples(struct counter_acc *acc,
-			const struct counter_sample *prev,
-			const struct counter_sample *cur)
+counter_window_of(enum counter_type t, const struct counter_sample *prev,
+		  const struct counter_sample *cur, struct counter_window *w)
 {
-	const struct counter_type_info *ti = counter_type_info(acc->type);
-	struct counter_window w = {
-		.n = cur->n, .d = cur->d, .b = cur->b, .tb = cur->tb,
-		.when = cur->d,
-	};
+	const struct counter_type_info *ti = counter_type_info(t);
 	bool narrow = ti && ti->size == 4;
 
 	if (!ti || !ti->displayed)
 		return PM_E_NOT_DISPLAYED;
+	*w = (struct counter_window){
+		.n = cur->n, .d = cur->d, .b = cur->b, .tb = cur->tb,
+		.when = cur->d,
+	};
 	if (ti->two_samples) {
 		bool timed = ti->formula == CF_RATE || ti->formula == CF_RATIO
 			|| ti->formula == CF_MULTI;
 		bool base = ti->formula == CF_FRACTION
 			|| ti->formula == CF_AVG_TIMER;
 
-		w.d = 0;	/* stays 0 where the formula has no time */
+		w->d = 0;	/* stays 0 where the formula has no time */
 		if (!prev
-		    || delta(prev->n, cur->n, narrow, &w.n) != PM_OK
-		    || (timed && delta(prev->d, cur->d, false, &w.d) != PM_OK)
-		    || (base && delta(prev->b, cur->b, narrow, &w.db) != PM_OK)) {
-			counter_acc_add_none(acc);
+		    || delta(prev->n, cur->n, narrow, &w->n) != PM_OK
+		    || (timed && delta(prev->d, cur->d, false, &w->d) != PM_OK)
+		    || (base && delta(prev->b, cur->b, narrow, &w->db) != PM_OK))
 			return PM_E_NO_VALUE;
-		}
 	}
-	return counter_acc_add(acc, &w);
+	return PM_OK;
+}
+
+pm_status
+counter_acc_add_samples(struct counter_acc *acc,
+			const struct counter_sample *prev,
+			const struct counter_sample *cur)
+{
+	struct counter_window w;
+	pm_status st = counter_window_of(acc->type, prev, cur, &w);
+
+	if (st == PM_E_NO_VALUE) {
+		counter_acc_add_none(acc);
+		return st;
+	}
+	return st == PM_OK ? counter_acc_add(acc, &w) : st;
 }
 
 pm_status

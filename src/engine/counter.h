@@ -195,6 +195,14 @@ void counter_acc_init(struct counter_acc *acc, enum counter_type t);
 /* Add one window. PM_OK, or PM_E_NO_VALUE when the window has no value
  * (counted in windows and no_value), or PM_E_NOT_DISPLAYED (acc untouched). */
 pm_status counter_acc_add(struct counter_acc *acc, const struct counter_window *w);
+/* The window between two raw samples of type t, with the deltas and wrap
+ * rules of counter_calc: for two-sample types the deltas (dN, dD where the
+ * formula has a time, dB where it has a base) and B of cur; for one-sample
+ * types cur's values. when is cur's D. PM_E_NO_VALUE when a two-sample
+ * type has no prev or a delta is negative (a reset); PM_E_NOT_DISPLAYED
+ * for types without a value. */
+pm_status counter_window_of(enum counter_type t, const struct counter_sample *prev,
+			    const struct counter_sample *cur, struct counter_window *w);
 /* Add the window between two raw samples, with the deltas and wrap rules of
  * counter_calc; MULTI orders windows by cur->d. A missing prev for a
  * two-sample type, or a negative delta, is a window with no value. */
