@@ -7,6 +7,7 @@
 
 #include "report/metric.h"
 #include "report/report.h"
+#include "report/select.h"
 
 #define CELL_MAX 80   /* the most of a name a cell shows */
 #define INDEX_MIN 1024
@@ -17,7 +18,6 @@ struct group {
 	size_t acc;       /* its first accumulator */
 };
 
-enum { SOURCE_UNKNOWN, SOURCE_KEPT, SOURCE_LEFT_OUT };
 
 struct report {
 	const struct rpt_def *def;
@@ -69,7 +69,7 @@ struct report {
 	struct counter_acc *scratch;  /* the one group of a streamed row: only
 	                                 its bound accumulators are used */
 	/* selection */
-	uint8_t *source_state;
+	struct source_filter filter;
 	uint64_t left_out;     /* intervals of groups beyond --max-groups */
 	/* frames offered, and those each selection alone would keep: what
 	 * matched nothing, when nothing is reported */
@@ -169,6 +169,7 @@ static void
 stamp_cell(const struct report *r, struct sink_cell *out, int64_t stamp)
 {
 	out->kind = SINK_STAMP;
+	out->decimals = 0;
 	out->v.stamp.at = stamp;
 	out->v.stamp.zone = r->o.zone;
 }
@@ -218,6 +219,10 @@ text_column_cell(struct report *r, const struct rpt_column *c,
 		break;
 	case TEXT_PERIOD_START:
 	case TEXT_PERIOD_END:
+	case TEXT_OBJECT:    /* series reports only (series_report.h) */
+	case TEXT_INSTANCE:
+	case TEXT_COUNTER:
+	case TEXT_TYPE:
 	case TEXT_NONE:
 		break;
 	}
@@ -260,40 +265,6 @@ rank_buckets(const struct report *r, const struct counter_acc *a, size_t *order)
 	}
 }
 
-static int64_t
-period_length(enum report_by by)
-{
-	return by == BY_DAY ? FRAME_STAMPS_PER_DAY : 3600 * FRAME_STAMPS_PER_SECOND;
-}
-
-/* The start of the hour or day t is in: a local one with a zone (in an
- * hour the clock repeated, the copy t is in). */
-static int64_t
-period_start(const struct report *r, int64_t t)
-{
-	int64_t len = period_length(r->o.by), local = tzone_local(r->o.zone, t);
-	int64_t at = local - ((local % len) + len) % len, utc[2];
-	unsigned n;
-
-	if (!r->o.zone)
-		return at;
-	n = tzone_to_utc(r->o.zone, at, utc);
-	return n == 2 && utc[1] <= t ? utc[1] : utc[0];
-}
-
-/* The end of the period that starts at start: a local day may be 23 or 25
- * hours long. */
-static int64_t
-period_end(const struct report *r, int64_t start)
-{
-	int64_t utc[2];
-
-	if (!r->o.zone || r->o.by != BY_DAY)
-		return start + period_length(r->o.by);
-	(void)tzone_to_utc(r->o.zone, tzone_local(r->o.zone, start) + FRAME_STAMPS_PER_DAY, utc);
-	return utc[0];
-}
-
 /* Write a group's rows; fr is the frame of a streamed row. */
 static void
 emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
@@ -316,7 +287,7 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 			name_cell(&cells[i++], sources_name(r->src, source));
 			if (r->o.by != BY_TOTAL) {
 				int64_t end = r->o.by == BY_INTERVAL ? fr->end
-				              : period_end(r, period);
+				              : period_end(r->o.by, r->o.zone, period);
 				stamp_cell(r, &cells[i++], period);
 				stamp_cell(r, &cells[i++], end);
 			}
@@ -425,30 +396,13 @@ find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
 /* ---------------------------------------------------------------------- */
 /* Frames */
 
-static bool
-source_selected(struct report *r, uint32_t source)
-{
-	if (r->o.nsources == 0)
-		return true;
-	if (source >= r->o.max_sources)
-		return false;
-	if (r->source_state[source] == SOURCE_UNKNOWN) {
-		const char *name = sources_name(r->src, source);
-		r->source_state[source] = SOURCE_LEFT_OUT;
-		for (size_t i = 0; i < r->o.nsources; i++)
-			if (strcmp(name, r->o.sources[i]) == 0)
-				r->source_state[source] = SOURCE_KEPT;
-	}
-	return r->source_state[source] == SOURCE_KEPT;
-}
-
 void
 report_frame(const struct frame *fr, void *ctx)
 {
 	struct report *r = ctx;
 	bool complete = schema_frame_complete(r->schema, fr);
 	bool in_period = fr->start >= r->o.from && fr->start < r->o.to;
-	bool of_source = source_selected(r, fr->source);
+	bool of_source = source_filter_keeps(&r->filter, fr->source);
 	int64_t period = 0;
 	size_t acc;
 
@@ -466,7 +420,7 @@ report_frame(const struct frame *fr, void *ctx)
 		metric_add(r->scratch, &r->adder, r->frames, 1);
 	} else {
 		if (r->o.by == BY_DAY || r->o.by == BY_HOUR)
-			period = period_start(r, fr->start);
+			period = period_start(r->o.by, r->o.zone, fr->start);
 		if (!find_group(r, fr->source, period, &acc))
 			return;
 		add_frame(r, acc, fr);
@@ -613,7 +567,6 @@ alloc_tables(struct report *r)
 	r->cells = calloc(nout, sizeof *r->cells);
 	r->fmt = calloc(def->ncols + 1, sizeof *r->fmt);
 	r->top_fmt = calloc(def->ntop + 1, sizeof *r->top_fmt);
-	r->source_state = calloc(r->o.max_sources, 1);
 	r->cap = r->stream ? 1 : 64;
 	r->groups = malloc(r->cap * sizeof *r->groups);
 	r->accs = malloc(r->cap * r->stride * sizeof *r->accs);
@@ -627,7 +580,7 @@ alloc_tables(struct report *r)
 	for (size_t k = 0; r->frame_figures && k < METRIC_BATCH; k++)
 		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
-	       r->fmt && r->top_fmt && r->source_state &&
+	       r->fmt && r->top_fmt && source_filter_init(&r->filter, &r->o, r->src) &&
 	       r->groups && r->accs && r->index && adder && r->direct &&
 	       r->blank && r->frame_figures && r->order && r->rank_value;
 }
@@ -755,7 +708,7 @@ report_close(struct report *r)
 	free(r->cells);
 	free(r->fmt);
 	free(r->top_fmt);
-	free(r->source_state);
+	source_filter_free(&r->filter);
 	free(r->groups);
 	free(r->accs);
 	free(r->index);
