@@ -10,7 +10,7 @@
 allowed() {
 	case $1 in
 	engine) echo "core engine" ;;
-	frame) echo "core frame" ;;
+	frame) echo "core engine frame" ;;
 	report) echo "core engine frame report" ;;
 	out) echo "core report out" ;;
 	esac

@@ -158,6 +158,30 @@ wp_name(const struct wp_names *names, uint32_t i, char buf[12])
 	return buf;
 }
 
+static const struct {
+	uint32_t index;
+	const char *name;
+} english[] = {
+#define TITLE(index, name) { index, name },
+#include "winperf/english.h"
+#undef TITLE
+};
+
+bool
+wp_names_is(const struct wp_names *names, const char *name, uint32_t i)
+{
+	struct title key = { i, 0 };
+	const struct title *hit = names
+		? bsearch(&key, names->titles, names->ntitles, sizeof key, by_index) : NULL;
+
+	if (hit)
+		return strcmp(names->text + hit->name, name) == 0;
+	for (size_t k = 0; k < sizeof english / sizeof english[0]; k++)
+		if (english[k].index == i)
+			return strcmp(english[k].name, name) == 0;
+	return false;
+}
+
 void
 wp_names_free(struct wp_names *names)
 {

@@ -6,6 +6,7 @@
 #ifndef WINPERF_NAMES_H
 #define WINPERF_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,12 @@ pm_status wp_names_load(struct wp_names **out, const char *path, char *err,
 /* The name of title index i: the table's, or i in decimal in buf (12
  * bytes). names may be NULL. */
 const char *wp_name(const struct wp_names *names, uint32_t i, char buf[12]);
+
+/* Whether a name a definition gives stands for title index i: by names'
+ * own (may be NULL), else by the standard English titles (english.h). A
+ * name may stand for several indexes ("% Idle Time" of PhysicalDisk and of
+ * Processor). */
+bool wp_names_is(const struct wp_names *names, const char *name, uint32_t i);
 
 void wp_names_free(struct wp_names *names);
 

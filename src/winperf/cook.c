@@ -1,0 +1,329 @@
+/* cook.c: snapshots paired per system into series windows (cook.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grow.h"
+#include "winperf/cook.h"
+
+#define TICKS_100NS 10000000u
+/* The counter subtype of PERF_PRECISION_* timers (winperf.h
+ * PERF_COUNTER_PRECISION): D is the timestamp counter after them. */
+#define WP_SUBTYPE_MASK 0x000F0000u
+#define WP_PRECISION 0x00070000u
+
+/* What a series needs between snapshots: its last raw sample, and which
+ * of its system's snapshots that was; and the names its entry shows. */
+struct last {
+	struct counter_sample s;
+	uint64_t serial;
+	char *object, *counter, *instance;
+};
+
+/* A system's previous snapshot: its clocks, and its number (1.., 0 none). */
+struct system {
+	int64_t time;
+	uint64_t perf_time, time_100ns;
+	uint64_t serial;
+};
+
+struct wp_cook {
+	struct sources *src;
+	const struct wp_names *names;
+	series_fn emit;
+	void *ctx;
+	struct series *cat;         /* the series, by index */
+	struct last *last;
+	size_t n, cap, lastcap;
+	uint32_t *index;            /* open addressing: series + 1, 0 empty */
+	size_t index_cap;           /* a power of two, at least 2 n */
+	struct system *sys;         /* by source id */
+	size_t nsys;
+	struct series_value *vals;
+	size_t vcap;
+	uint64_t resets;
+};
+
+pm_status
+wp_cook_open(struct wp_cook **out, struct sources *src, const struct wp_names *names,
+             series_fn emit, void *ctx)
+{
+	struct wp_cook *c = calloc(1, sizeof *c);
+
+	if (!c)
+		return PM_E_NOMEM;
+	*c = (struct wp_cook){ .src = src, .names = names, .emit = emit, .ctx = ctx };
+	*out = c;
+	return PM_OK;
+}
+
+void
+wp_cook_close(struct wp_cook *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->last[i].object);
+		free(c->last[i].counter);
+		free(c->last[i].instance);
+	}
+	free(c->cat);
+	free(c->last);
+	free(c->index);
+	free(c->sys);
+	free(c->vals);
+	free(c);
+}
+
+uint64_t
+wp_cook_resets(const struct wp_cook *c)
+{
+	return c->resets;
+}
+
+/* What names a series: its system, object, instance and counter. */
+struct key {
+	uint32_t source, object, counter;
+	const char *instance;
+};
+
+static uint64_t
+hash_key(const struct key *k)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+	uint32_t w[3] = { k->source, k->object, k->counter };
+
+	for (size_t i = 0; i < 3; i++)
+		h = (h ^ w[i]) * UINT64_C(1099511628211);
+	for (const char *p = k->instance; *p; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+	return h;
+}
+
+static bool
+same_key(const struct series *s, const struct key *k)
+{
+	return s->source == k->source && s->object == k->object &&
+	       s->counter == k->counter && strcmp(s->instance, k->instance) == 0;
+}
+
+/* The index table twice as large, every series put back. */
+static bool
+rehash(struct wp_cook *c)
+{
+	size_t cap = c->index_cap ? c->index_cap * 2 : 1024;
+	uint32_t *t = calloc(cap, sizeof *t);
+
+	if (!t)
+		return false;
+	free(c->index);
+	c->index = t;
+	c->index_cap = cap;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct series *s = &c->cat[i];
+		struct key k = { s->source, s->object, s->counter, s->instance };
+		size_t at = (size_t)hash_key(&k) & (cap - 1);
+		while (t[at])
+			at = (at + 1) & (cap - 1);
+		t[at] = (uint32_t)(i + 1);
+	}
+	return true;
+}
+
+static char *
+copy_text(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+/* A new series at table slot at. */
+static pm_status
+add_series(struct wp_cook *c, const struct key *k, enum counter_type type, size_t at,
+           uint32_t *id)
+{
+	char buf[12];
+	struct series *s;
+	struct last *l;
+
+	if (c->n >= UINT32_MAX - 1 ||
+	    !grow_table((void **)&c->cat, &c->cap, c->n + 1, sizeof *c->cat) ||
+	    !grow_table((void **)&c->last, &c->lastcap, c->n + 1, sizeof *c->last))
+		return PM_E_NOMEM;
+	l = &c->last[c->n];
+	*l = (struct last){ .object = copy_text(wp_name(c->names, k->object, buf)),
+	                    .counter = copy_text(wp_name(c->names, k->counter, buf)),
+	                    .instance = copy_text(k->instance) };
+	if (!l->object || !l->counter || !l->instance) {
+		free(l->object);
+		free(l->counter);
+		free(l->instance);
+		return PM_E_NOMEM;
+	}
+	s = &c->cat[c->n];
+	*s = (struct series){ .source = k->source, .object = k->object,
+	                      .counter = k->counter, .object_name = l->object,
+	                      .counter_name = l->counter, .instance = l->instance,
+	                      .type = type };
+	c->index[at] = (uint32_t)(c->n + 1);
+	*id = (uint32_t)c->n++;
+	if (2 * c->n > c->index_cap && !rehash(c))
+		return PM_E_NOMEM;
+	return PM_OK;
+}
+
+/* The series of k, added when new. */
+static pm_status
+find_series(struct wp_cook *c, const struct key *k, enum counter_type type, uint32_t *id)
+{
+	size_t at;
+
+	if (!c->index_cap && !rehash(c))
+		return PM_E_NOMEM;
+	at = (size_t)hash_key(k) & (c->index_cap - 1);
+	for (; c->index[at]; at = (at + 1) & (c->index_cap - 1)) {
+		uint32_t i = c->index[at] - 1;
+		if (same_key(&c->cat[i], k) && c->cat[i].type == type) {
+			*id = i;
+			return PM_OK;
+		}
+	}
+	return add_series(c, k, type, at, id);
+}
+
+/* The raw sample of counter k of object o in instance row r, in the clock
+ * of its type's time base. */
+static struct counter_sample
+sample_of(const struct wp_snapshot *s, const struct wp_object *o, size_t r, size_t k,
+          const struct counter_type_info *ti)
+{
+	const struct wp_counter *ct = &o->counters[k];
+	const uint64_t *v = o->values + r * o->ncounters;
+	uint64_t base = ct->base != WP_NO_BASE ? v[ct->base] : 0;
+	struct counter_sample x = { .n = v[k], .b = base };
+
+	switch (ti->timebase) {
+	case CTB_SYSTEM: x.d = s->perf_time, x.tb = s->perf_freq; break;
+	case CTB_100NS:  x.d = s->perf_time_100ns, x.tb = TICKS_100NS; break;
+	case CTB_OBJECT: x.d = o->perf_time, x.tb = o->perf_freq; break;
+	case CTB_NONE:   break;
+	}
+	if ((ct->type & WP_SUBTYPE_MASK) == WP_PRECISION)
+		x.d = base, x.b = 0;
+	return x;
+}
+
+/* The state of s's system, grown to hold it. */
+static struct system *
+system_of(struct wp_cook *c, uint32_t source)
+{
+	if (source >= c->nsys) {
+		size_t n = c->nsys;
+		if (!grow_table((void **)&c->sys, &c->nsys, (size_t)source + 1, sizeof *c->sys))
+			return NULL;
+		memset(c->sys + n, 0, (c->nsys - n) * sizeof *c->sys);
+	}
+	return &c->sys[source];
+}
+
+/* Whether the system's clocks went back since its previous snapshot. */
+static bool
+went_back(const struct system *y, const struct wp_snapshot *s)
+{
+	return s->time < y->time || s->perf_time < y->perf_time ||
+	       s->perf_time_100ns < y->time_100ns;
+}
+
+static size_t
+values_in(const struct wp_snapshot *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nobjects; i++) {
+		const struct wp_object *o = &s->objects[i];
+		size_t rows = o->num_instances == WP_NO_INSTANCES ? 1 : o->ninstances;
+		n += rows * o->ncounters;
+	}
+	return n;
+}
+
+/* One counter of one instance row: its value or window into *v, and
+ * whether there is one (none: a base or a type without a value, or no
+ * previous sample for a two-sample type). */
+static pm_status
+cook_counter(struct wp_cook *c, const struct wp_snapshot *s, const struct system *y,
+             bool back, const struct key *k, const struct wp_object *o, size_t r,
+             size_t ci, struct series_value *v, bool *emitted)
+{
+	const struct wp_counter *ct = &o->counters[ci];
+	enum counter_type type = counter_type_by_value(ct->type);
+	const struct counter_type_info *ti = counter_type_info(type);
+	struct counter_sample x;
+	struct last *l;
+	uint32_t id;
+	pm_status st;
+
+	*emitted = false;
+	if (ct->role != WP_SHOWN || !ti || !ti->displayed)
+		return PM_OK;
+	if ((st = find_series(c, k, type, &id)) != PM_OK)
+		return st;
+	x = sample_of(s, o, r, ci, ti);
+	l = &c->last[id];
+	*v = (struct series_value){ .series = id, .two = ti->two_samples };
+	if (!ti->two_samples) {
+		(void)counter_window_of(type, NULL, &x, &v->w);
+		*emitted = true;
+	} else if (y->serial && l->serial == y->serial) {
+		v->reset = back || counter_window_of(type, &l->s, &x, &v->w) != PM_OK;
+		c->resets += v->reset;
+		*emitted = true;
+	}
+	v->w.when = (uint64_t)s->time;
+	l->s = x;
+	l->serial = y->serial + 1;
+	return PM_OK;
+}
+
+pm_status
+wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s)
+{
+	struct series_frame f;
+	struct system *y;
+	uint32_t source;
+	size_t n = 0;
+	bool back;
+	pm_status st;
+
+	if ((st = sources_intern(c->src, s->system, strlen(s->system), &source)) != PM_OK)
+		return st;
+	if (!(y = system_of(c, source)) ||
+	    !grow_table((void **)&c->vals, &c->vcap, values_in(s), sizeof *c->vals))
+		return PM_E_NOMEM;
+	back = y->serial && went_back(y, s);
+	for (size_t i = 0; i < s->nobjects; i++) {
+		const struct wp_object *o = &s->objects[i];
+		size_t rows = o->num_instances == WP_NO_INSTANCES ? 1 : o->ninstances;
+		for (size_t r = 0; r < rows; r++) {
+			struct key k = { source, o->title, 0,
+			                 o->ninstances ? o->instances[r].name : "" };
+			for (size_t ci = 0; ci < o->ncounters; ci++) {
+				bool emitted;
+				k.counter = o->counters[ci].title;
+				if ((st = cook_counter(c, s, y, back, &k, o, r, ci,
+				                       &c->vals[n], &emitted)) != PM_OK)
+					return st;
+				n += emitted;
+			}
+		}
+	}
+	f = (struct series_frame){ .source = source, .start = y->serial ? y->time : s->time,
+	                           .end = s->time, .v = c->vals, .n = n,
+	                           .catalogue = c->cat };
+	*y = (struct system){ .time = s->time, .perf_time = s->perf_time,
+	                      .time_100ns = s->perf_time_100ns, .serial = y->serial + 1 };
+	if (n)
+		c->emit(&f, c->ctx);
+	return PM_OK;
+}
