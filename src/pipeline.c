@@ -5,6 +5,7 @@
 #include "pmim/pm_stage.h"
 #include "pipeline.h"
 #include "winperf/census.h"
+#include "winperf/cook.h"
 #include "winperf/stream.h"
 
 struct pipeline {
@@ -26,6 +27,7 @@ struct pipeline {
 	uint64_t records_read; /* logical records read in the run */
 	struct wp_stream *perf; /* the PERF_DATA_BLOCK reader */
 	struct census census;
+	struct wp_cook *cook;   /* snapshots into series, for a series report */
 };
 
 void
@@ -53,6 +55,8 @@ take_snapshot(const struct wp_snapshot *s, uint64_t offset, void *ctx)
 	struct pipeline *p = ctx;
 	pm_status st = wp_census_add(&p->census, p->sources, s);
 
+	if (st == PM_OK && p->cook)
+		st = wp_cook_add(p->cook, s);
 	if (st != PM_OK)
 		diag_at(p->diag, st, (int64_t)offset, "system '%s'", s->system);
 }
@@ -112,7 +116,9 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 	p->stage.tally = &p->total;
 	p->stage.max_interval = o->max_interval;
 	if ((st = pm_stage_init(&p->stage)) != PM_OK ||
-	    (st = wp_stream_open(&p->perf, o->max_record, take_snapshot, p)) != PM_OK)
+	    (st = wp_stream_open(&p->perf, o->max_record, take_snapshot, p)) != PM_OK ||
+	    (o->series && (st = wp_cook_open(&p->cook, src, o->perf_names, o->series,
+	                                     o->series_ctx)) != PM_OK))
 		goto fail;
 	*out = p;
 	return PM_OK;
@@ -225,9 +231,9 @@ is_perf(struct pipeline *p, struct input *in)
 static int
 read_perf(struct pipeline *p, struct input *in)
 {
-	if (!p->o.perf_wanted) {
+	if (p->o.reads == READS_PMIM) {
 		diag_at(p->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
-		        "the input holds PERF_DATA_BLOCKs; the perf reports come later");
+		        "the input holds PERF_DATA_BLOCKs: a PMIM report does not read them");
 		return -1;
 	}
 	p->census.inputs++;
@@ -241,7 +247,15 @@ pipeline_read(struct pipeline *p, struct input *in)
 
 	memset(&p->file, 0, sizeof p->file);
 	p->diag->file = in->name;
-	rc = is_perf(p, in) ? read_perf(p, in) : read_records(p, in);
+	if (is_perf(p, in)) {
+		rc = read_perf(p, in);
+	} else if (p->o.reads == READS_PERF) {
+		diag_at(p->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
+		        "the input holds no PERF_DATA_BLOCKs: a perf report reads only them");
+		rc = -1;
+	} else {
+		rc = read_records(p, in);
+	}
 	if (tally_accounted(&p->file) != p->file.bytes_read)
 		diag_at(p->diag, PM_E_ACCOUNTING, DIAG_NO_OFFSET,
 		        "%llu bytes read, %llu accounted for",
@@ -275,6 +289,12 @@ pipeline_census(const struct pipeline *p)
 	return &p->census;
 }
 
+uint64_t
+pipeline_resets(const struct pipeline *p)
+{
+	return p->cook ? wp_cook_resets(p->cook) : 0;
+}
+
 void
 pipeline_close(struct pipeline *p)
 {
@@ -287,6 +307,7 @@ pipeline_close(struct pipeline *p)
 	smf_close(p->smf);
 	smfhdr_free(&p->smfhdr);
 	wp_stream_close(p->perf);
+	wp_cook_close(p->cook);
 	census_free(&p->census);
 	free(p);
 }

@@ -1,7 +1,7 @@
 /* pipeline.h: the reading stages wired together: input -> framing -> smf ->
  * pm -> reassembly, ending in an interval callback; or, for an input of
  * Windows PERF_DATA_BLOCKs, input -> winperf stream -> the census of the
- * snapshots. The program, the chunk
+ * snapshots and, for a series report, the cook (winperf/cook.h). The program, the chunk
  * tests and the fuzzers all drive this one wiring, each with its own input
  * (a file, a pipe, or memory in chunks). */
 #ifndef PIPELINE_H
@@ -18,6 +18,12 @@
 #include "core/sources.h"
 #include "core/tally.h"
 #include "core/census.h"
+#include "frame/series.h"
+#include "winperf/names.h"
+
+/* What a report reads: PMIM (SMF dumps and PM streams), Windows
+ * PERF_DATA_BLOCKs, or either (the inventory). */
+enum pipeline_reads { READS_PMIM, READS_PERF, READS_BOTH };
 
 struct pipeline_opts {
 	enum framing framing;
@@ -31,9 +37,13 @@ struct pipeline_opts {
 	const struct tzone *zone;  /* the zone of local times; NULL: none */
 	size_t buffer_size;        /* read buffer */
 	struct progress *progress; /* NULL: none */
-	bool perf_wanted;          /* the report reads PERF_DATA_BLOCKs (the
-	                              inventory); else such an input is a
-	                              usage error */
+	enum pipeline_reads reads; /* what the report reads; an input of the
+	                              other kind is refused (a usage error) */
+	/* PERF_DATA_BLOCKs cooked for a series report (frame/series.h):
+	 * NULL: only counted for the inventory */
+	series_fn series;
+	void *series_ctx;
+	const struct wp_names *perf_names; /* names of the series; NULL: none */
 };
 
 /* Defaults: auto framing, SMF type 230, IBM-037, 16 MiB records, 1024
@@ -65,6 +75,10 @@ const struct tally *pipeline_tally(const struct pipeline *p);
 /* The snapshots of the PERF_DATA_BLOCK inputs read; no inputs when none
  * was read as one. */
 const struct census *pipeline_census(const struct pipeline *p);
+
+/* Counter windows of the series without a value because a system's time or
+ * a counter went back (a reboot, a reset). */
+uint64_t pipeline_resets(const struct pipeline *p);
 
 void pipeline_close(struct pipeline *p);
 

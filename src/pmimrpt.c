@@ -31,6 +31,7 @@
 #include "pmim/pmtime.h"
 #include "report/report.h"
 #include "report/rptload.h"
+#include "report/series_report.h"
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
@@ -521,8 +522,11 @@ summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t 
  * was left out of the reports, and why an exit 4 came, follow only when
  * there is any. */
 static void
-print_summary(struct diag *d, const struct tally *t, unsigned files)
+print_summary(struct diag *d, const struct pipeline *p, unsigned files)
 {
+	const struct tally *t = pipeline_tally(p);
+	const struct census *c = pipeline_census(p);
+	uint64_t snapshots = 0;
 	uint64_t smf_records = 0, pm_records = 0;
 	bool left_out = false, warned = false;
 	char line[1024];
@@ -552,6 +556,11 @@ print_summary(struct diag *d, const struct tally *t, unsigned files)
 	             t->duplicate_parts, "duplicate parts");
 	summary_item(line, sizeof line, "; ", &warned,
 	             t->implausible, "records with implausible figures");
+	for (size_t i = 0; i < c->nsystems; i++)
+		snapshots += c->systems[i].snapshots;
+	summary_item(line, sizeof line, "; ", &warned, snapshots, "snapshots");
+	summary_item(line, sizeof line, "; ", &warned, pipeline_resets(p),
+	             "counter windows without a value (a reboot or a reset)");
 	diag_say(d, SC_OK, "%s", line);
 }
 
@@ -601,6 +610,7 @@ struct run {
 	struct sources sources;
 	struct rowsink *sink;
 	struct report *rep;
+	struct series_report *srep; /* a series report, of PERF_DATA_BLOCKs */
 	struct pipeline *p;
 	struct progress progress;
 	struct wp_names *names;     /* --perf-names */
@@ -723,6 +733,14 @@ type_name(uint32_t type, char buf[12])
 	return buf;
 }
 
+/* For series reports: whether a definition's name stands for a title
+ * index, by --perf-names or the standard English titles. */
+static bool
+title_is(const char *name, uint32_t index, const void *ctx)
+{
+	return wp_names_is(ctx, name, index);
+}
+
 /* The report's definition; none for the inventory. */
 static int
 load_definition(struct run *r)
@@ -734,7 +752,7 @@ load_definition(struct run *r)
 	if (strcmp(o->report, "inventory") == 0) {
 		if (o->format == FORMAT_TEXT)
 			return diag_usage(&r->diag, "the inventory report is CSV only");
-		r->o.pipe.perf_wanted = true;
+		r->o.pipe.reads = READS_BOTH;
 		return load_perf_names(r);
 	}
 	if (!(r->def = malloc(sizeof *r->def))) {
@@ -755,6 +773,13 @@ load_definition(struct run *r)
 	if (r->def->rows == ROWS_INTERVAL && o->by_given)
 		return diag_usage(&r->diag, "report '%s' has a row per interval: --by does not apply",
 		                  r->def->name);
+	if (rpt_is_series(r->def)) {
+		if (o->sel.complete_only)
+			return diag_usage(&r->diag, "--complete-only is for PMIM intervals, not "
+			                  "report '%s'", r->def->name);
+		r->o.pipe.reads = READS_PERF;
+		return load_perf_names(r);
+	}
 	return EXIT_CLEAN;
 }
 
@@ -894,9 +919,19 @@ run_open(struct run *r)
 	if (st == PM_OK && r->def) {
 		st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
 		                              : csvout_open(&r->sink, r->out.fp);
-		if (st == PM_OK)
+		if (st == PM_OK && rpt_is_series(r->def)) {
+			struct report_opts so = o->sel;
+			so.name_is = title_is;
+			so.name_ctx = r->names;
+			st = series_report_open(&r->srep, r->def, &r->sources, &so, r->sink,
+			                        &r->diag);
+			r->o.pipe.series = series_report_frame;
+			r->o.pipe.series_ctx = r->srep;
+			r->o.pipe.perf_names = r->names;
+		} else if (st == PM_OK) {
 			st = report_open(&r->rep, r->def, r->schema, &r->sources, &o->sel,
 			                 r->sink, &r->diag);
+		}
 	}
 	r->framer = (struct binding_framer){ report_frame, r->rep };
 	if (st == PM_OK)
@@ -919,7 +954,7 @@ run_finish(struct run *r, bool read_all)
 	const struct tally *t = pipeline_tally(r->p);
 	pm_status st;
 
-	if (r->rep) {
+	if (r->rep || r->srep) {
 		struct report_meta meta = {
 			.name = r->def->name, .title = r->def->title,
 			.description = r->def->description,
@@ -927,7 +962,7 @@ run_finish(struct run *r, bool read_all)
 			.ninputs = r->ninputs ? (size_t)r->ninputs : 1,
 			.run_time = r->when,
 		};
-		st = report_finish(r->rep, &meta);
+		st = r->srep ? series_report_finish(r->srep, &meta) : report_finish(r->rep, &meta);
 	} else if (pipeline_census(r->p)->inputs) {
 		struct census_names names = { title_name, type_name, r->names };
 		st = inventory_write_perf(r->out.fp, t, pipeline_census(r->p), &r->sources, &names);
@@ -948,30 +983,41 @@ run_finish(struct run *r, bool read_all)
 		        r->o.output ? r->o.output : "standard output", strerror(errno));
 }
 
-/* A report other than the inventory asked of PERF_DATA_BLOCKs: refused
- * before any output is opened (standard input and pipes are looked at only
- * when they are read, by the pipeline). */
+/* An input the report does not read (PERF_DATA_BLOCKs for a PMIM report,
+ * anything else for a series report): refused before any output is opened
+ * (standard input and pipes are looked at only when they are read, by the
+ * pipeline). */
 static bool
-perf_refused(struct run *r)
+kind_refused(struct run *r)
 {
+	enum pipeline_reads reads = r->o.pipe.reads;
 	uint8_t head[WP_PDB_MIN];
 
-	if (r->o.pipe.perf_wanted)
+	if (reads == READS_BOTH)
 		return false;
 	for (int i = 0; i < r->ninputs; i++) {
 		struct input in;
 		ssize_t n;
-		bool perf = r->o.pipe.framing == FRAMING_PERF;
-		if (!perf && r->o.pipe.framing == FRAMING_AUTO && strcmp(r->inputs[i], "-") != 0 &&
+		bool perf = r->o.pipe.framing == FRAMING_PERF, looked = false;
+		if (r->o.pipe.framing == FRAMING_AUTO && strcmp(r->inputs[i], "-") != 0 &&
 		    input_open_path(&in, r->inputs[i]) == PM_OK) {
 			/* a pipe's bytes would be gone: regular files only */
-			n = in.size >= 0 ? input_peek(&in, head, sizeof head) : 0;
+			looked = in.size >= 0;
+			n = looked ? input_peek(&in, head, sizeof head) : 0;
 			perf = n > 0 && wp_stream_detect(span_make(head, (size_t)n));
+			looked = looked && n > 0;
 			input_close(&in);
 		}
-		if (perf) {
+		if (perf && reads == READS_PMIM) {
 			diag_at(&r->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
-			        "%s holds PERF_DATA_BLOCKs; the perf reports come later", r->inputs[i]);
+			        "%s holds PERF_DATA_BLOCKs: report '%s' reads PMIM records "
+			        "(--report=perf reads Windows data)", r->inputs[i], r->def->name);
+			return true;
+		}
+		if (looked && !perf && reads == READS_PERF) {
+			diag_at(&r->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
+			        "%s holds no PERF_DATA_BLOCKs: report '%s' reads Windows "
+			        "performance data", r->inputs[i], r->def->name);
 			return true;
 		}
 	}
@@ -986,7 +1032,7 @@ run_report(struct run *r)
 
 	if ((rc = load_definition(r)) != EXIT_CLEAN)
 		return rc;
-	if (perf_refused(r))
+	if (kind_refused(r))
 		return EXIT_USAGE;
 	if ((rc = run_open(r)) != EXIT_CLEAN)
 		return rc;
@@ -1002,7 +1048,7 @@ run_report(struct run *r)
 	}
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
-		print_summary(&r->diag, pipeline_tally(r->p), (unsigned)(r->ninputs ? r->ninputs : 1));
+		print_summary(&r->diag, r->p, (unsigned)(r->ninputs ? r->ninputs : 1));
 	rc = diag_exit_code(&r->diag);
 	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
 }
@@ -1015,6 +1061,7 @@ run_close(struct run *r)
 		outfile_abort(&r->out);
 	pipeline_close(r->p);
 	report_close(r->rep);
+	series_report_close(r->srep);
 	if (r->sink)
 		r->sink->close(r->sink);
 	sources_free(&r->sources);

@@ -102,7 +102,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	pipeline_defaults(&o);
-	o.perf_wanted = true;
+	o.reads = READS_BOTH;
 	/* a small read buffer too, so records straddle buffer refills */
 	o.buffer_size = 4096;
 	for (int i = 1; i < argc; i++) {

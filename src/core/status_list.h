@@ -35,7 +35,7 @@ S(PM_E_IMPLAUSIBLE,    WARN,   "implausible figures in an interval record")
 /* Windows performance data */
 S(PM_E_PERF_BLOCK,     WARN,   "PERF_DATA_BLOCK breaks a validation rule; skipped")
 S(PM_E_PERF_NAMES,     USAGE,  "cannot read the title table (--perf-names)")
-S(PM_E_PERF_REPORT,    USAGE,  "only --report=inventory reads PERF_DATA_BLOCK input yet")
+S(PM_E_PERF_REPORT,    USAGE,  "the report does not read this kind of input")
 /* reassembly */
 S(PM_E_DUPLICATE_PART, WARN,   "duplicate part of an interval; first copy kept")
 S(PM_E_INCOMPLETE,     WARN,   "interval is missing parts")

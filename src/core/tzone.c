@@ -155,10 +155,12 @@ tzone_format(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT])
 }
 
 void
-tzone_format_ms(int64_t stamp, char out[TZONE_TEXT_MS])
+tzone_format_ms(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT_MS])
 {
 	int64_t ms = floor_div(stamp, PM_UNITS_PER_SECOND / 1000) % 1000;
+	char t[TZONE_TEXT];
 
-	pmtime_format(stamp, out);
-	snprintf(out + 19, TZONE_TEXT_MS - 19, ".%03u", (unsigned)(ms < 0 ? ms + 1000 : ms));
+	tzone_format(z, stamp, t);
+	snprintf(out, TZONE_TEXT_MS, "%.19s.%03u%s", t, (unsigned)(ms < 0 ? ms + 1000 : ms),
+	         t + 19);
 }

@@ -38,11 +38,11 @@ unsigned tzone_to_utc(const struct tzone *z, int64_t local, int64_t utc[2]);
  * with no zone (z NULL), the stamp as it is, "2026-10-25 02:00:00". */
 void tzone_format(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT]);
 
-/* "YYYY-MM-DD HH:MM:SS.mmm" and its NUL */
-#define TZONE_TEXT_MS 24
+/* "YYYY-MM-DD HH:MM:SS.mmm+HH:MM" and its NUL */
+#define TZONE_TEXT_MS 30
 
-/* The UTC stamp with its milliseconds, "2020-03-18 18:54:13.086", as
- * Windows SYSTEMTIME gives them. */
-void tzone_format_ms(int64_t stamp, char out[TZONE_TEXT_MS]);
+/* The same with its milliseconds, "2020-03-18 18:54:13.086", as Windows
+ * SYSTEMTIME gives them. */
+void tzone_format_ms(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT_MS]);
 
 #endif

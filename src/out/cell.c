@@ -13,8 +13,11 @@ cell_format(const struct sink_cell *c, char *out)
 		return fmt_ratio(out, c->v.fraction.num, c->v.fraction.den, c->decimals);
 	case SINK_REAL:
 		return fmt_fixed(out, c->v.real, c->decimals);
-	case SINK_STAMP:
-		tzone_format(c->v.stamp.zone, c->v.stamp.at, out);
+	case SINK_STAMP:   /* decimals 3: with milliseconds */
+		if (c->decimals == 3)
+			tzone_format_ms(c->v.stamp.zone, c->v.stamp.at, out);
+		else
+			tzone_format(c->v.stamp.zone, c->v.stamp.at, out);
 		return strlen(out);
 	case SINK_EMPTY:
 	case SINK_TEXT:

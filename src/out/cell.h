@@ -11,7 +11,7 @@
 #include "report/rowsink.h"
 
 /* Room cell_format needs: a number or a stamp. */
-#define CELL_FORMAT_MAX (FMTNUM_MAX > TZONE_TEXT ? FMTNUM_MAX : TZONE_TEXT)
+#define CELL_FORMAT_MAX (FMTNUM_MAX > TZONE_TEXT_MS ? FMTNUM_MAX : TZONE_TEXT_MS)
 
 /* A cell that is not text, written into out (CELL_FORMAT_MAX bytes, which
  * may all be overwritten); returns its length. */

@@ -67,7 +67,7 @@ stamp_field(struct csvw *w, int64_t stamp)
 {
 	char text[TZONE_TEXT_MS];
 
-	tzone_format_ms(stamp, text);
+	tzone_format_ms(NULL, stamp, text);
 	csvw_raw(w, text, strlen(text));
 }
 

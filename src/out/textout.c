@@ -245,13 +245,17 @@ title_block(struct textout *t)
 		put_stamp(t, m->first_start);
 		put_str(t, " to ");
 		put_stamp(t, m->last_end);
-		snprintf(n, sizeof n, "; %llu interval%s (%llu incomplete); rows: %s",
-		         (unsigned long long)m->intervals, m->intervals == 1 ? "" : "s",
-		         (unsigned long long)m->incomplete,
-		         strcmp(m->grouping, "total") ? m->grouping : "total");
+		if (m->counted)
+			snprintf(n, sizeof n, "; %llu %s%s; rows: %s",
+			         (unsigned long long)m->intervals, m->counted,
+			         m->intervals == 1 ? "" : "s", m->grouping);
+		else
+			snprintf(n, sizeof n, "; %llu interval%s (%llu incomplete); rows: %s",
+			         (unsigned long long)m->intervals, m->intervals == 1 ? "" : "s",
+			         (unsigned long long)m->incomplete, m->grouping);
 		put_str(t, n);
 	} else {
-		put_str(t, "no intervals selected");
+		put_str(t, m->counted ? "no values selected" : "no intervals selected");
 	}
 	end_line(t);
 	put_str(t, "Run:    ");

@@ -373,7 +373,6 @@ metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
                     const struct metric_frame *fr, struct sink_cell *out)
 {
 	struct counter_window w;
-	u128 num, den;
 
 	out->kind = SINK_EMPTY;
 	w.when = fr->end;
@@ -381,6 +380,17 @@ metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
 		return;
 	if (f->total)
 		total_cell(f, w.n, out);
-	else if (counter_window_fraction(cell->type, &w, &num, &den) == PM_OK)
+	else
+		metric_window_figure(f, cell->type, &w, out);
+}
+
+void
+metric_window_figure(const struct metric_fmt *f, enum counter_type t,
+                     const struct counter_window *w, struct sink_cell *out)
+{
+	u128 num, den;
+
+	out->kind = SINK_EMPTY;
+	if (counter_window_fraction(t, w, &num, &den) == PM_OK)
 		ratio_cell(f, num, den, out);
 }

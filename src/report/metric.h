@@ -150,6 +150,11 @@ void metric_frame_figure(const struct metric_fmt *f,
                          const struct metric_cell *cell,
                          const struct metric_frame *fr, struct sink_cell *out);
 
+/* The value of type t over the one window w as a cell, with f's scale and
+ * decimals; SINK_EMPTY when it has none. */
+void metric_window_figure(const struct metric_fmt *f, enum counter_type t,
+                          const struct counter_window *w, struct sink_cell *out);
+
 /* The column's value as a double (for ranking); PM_E_NO_VALUE when none. */
 pm_status metric_value(const struct rpt_column *c, const struct counter_acc *acc,
                        double *out);

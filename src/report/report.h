@@ -41,6 +41,11 @@ struct report_opts {
 	size_t max_sources;          /* sizes the selection cache */
 	const struct tzone *zone;    /* stamps are UTC, periods and times
 	                                local to it; NULL: as recorded */
+	/* series reports: whether an object or counter name a definition
+	 * gives stands for the reader's number (for Windows data, a title
+	 * index); NULL: names match the series' own names only */
+	bool (*name_is)(const char *name, uint32_t number, const void *ctx);
+	const void *name_ctx;
 };
 
 struct report;

@@ -9,5 +9,8 @@ extern const char waits_rpt[];
 extern const char cpu_rpt[];
 extern const char tasks_rpt[];
 extern const char summary_rpt[];
+extern const char perf_rpt[];
+extern const char win_cpu_rpt[];
+extern const char win_disk_rpt[];
 
 #endif

@@ -33,12 +33,13 @@ enum sink_kind {
 	SINK_REAL,          /* a double, rounded half away from zero to
 	                       `decimals` digits: only where the exact
 	                       fraction does not fit 64 bits */
-	SINK_STAMP          /* a UTC stamp, shown in its zone (tzone.h) */
+	SINK_STAMP          /* a UTC stamp, shown in its zone (tzone.h); with
+	                       decimals 3, with its milliseconds */
 };
 
 struct sink_cell {
 	uint8_t kind;       /* enum sink_kind */
-	uint8_t decimals;   /* SINK_FRACTION, SINK_REAL */
+	uint8_t decimals;   /* SINK_FRACTION, SINK_REAL, SINK_STAMP */
 	union {
 		struct { const char *s; size_t n; } text;
 		uint64_t integer;
@@ -58,6 +59,8 @@ struct report_meta {
 	int64_t first_start, last_end; /* of the intervals reported */
 	const struct tzone *zone;   /* theirs (tzone.h); NULL: as recorded */
 	uint64_t intervals, incomplete;
+	const char *counted;        /* what intervals counts, when not PMIM
+	                               intervals ("value"); NULL: intervals */
 	const char *run_time;       /* "YYYY-MM-DD HH:MM:SS" */
 };
 

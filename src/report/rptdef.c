@@ -60,9 +60,19 @@ lookup(const struct name_value *t, const char *name)
 	return -1;
 }
 
+static const char *
+name_of(const struct name_value *t, int value)
+{
+	for (; t->name; t++)
+		if (t->value == value)
+			return t->name;
+	return "?";
+}
+
 static const struct name_value rows_names[] = {
 	{ "group", ROWS_GROUP }, { "bucket", ROWS_BUCKET },
-	{ "interval", ROWS_INTERVAL }, { NULL, 0 }
+	{ "interval", ROWS_INTERVAL }, { "counter", ROWS_COUNTER },
+	{ "instance", ROWS_INSTANCE }, { NULL, 0 }
 };
 
 static const struct name_value layout_names[] = {
@@ -73,7 +83,14 @@ static const struct name_value text_names[] = {
 	{ "source", TEXT_SOURCE }, { "start", TEXT_START }, { "end", TEXT_END },
 	{ "parts", TEXT_PARTS }, { "bucket", TEXT_BUCKET },
 	{ "description", TEXT_DESCRIPTION }, { "first_start", TEXT_FIRST_START },
-	{ "last_end", TEXT_LAST_END }, { NULL, 0 }
+	{ "last_end", TEXT_LAST_END }, { "object", TEXT_OBJECT },
+	{ "instance", TEXT_INSTANCE }, { "counter", TEXT_COUNTER },
+	{ "type", TEXT_TYPE }, { NULL, 0 }
+};
+
+static const struct name_value show_names[] = {
+	{ "value", SHOW_VALUE }, { "samples", SHOW_SAMPLES }, { "min", SHOW_MIN },
+	{ "max", SHOW_MAX }, { NULL, 0 }
 };
 
 /* Virtual fields: what they read, and their clock (ticks per second; 0
@@ -473,6 +490,29 @@ key_width(struct parser *p, struct column_line *l, char *val)
 	return PM_OK;
 }
 
+static pm_status
+key_counter(struct parser *p, struct column_line *l, char *val)
+{
+	if (strlen(val) >= sizeof l->c->counter)
+		return fail(p, "counter name longer than %zu characters",
+		            sizeof l->c->counter - 1);
+	strcpy(l->c->counter, val);
+	l->c->series = true;
+	return PM_OK;
+}
+
+static pm_status
+key_show(struct parser *p, struct column_line *l, char *val)
+{
+	int v = lookup(show_names, val);
+
+	if (v < 0)
+		return fail(p, "unknown show '%s' (value, samples, min or max)", val);
+	l->c->show = (enum rpt_show)v;
+	l->c->series = true;
+	return PM_OK;
+}
+
 /* The keys of a column line; counter: only a counter column takes it. */
 static const struct {
 	const char *name;
@@ -487,6 +527,8 @@ static const struct {
 	{ "decimals", key_decimals, true },
 	{ "heading", key_heading, false },
 	{ "width", key_width, false },
+	{ "counter", key_counter, true },
+	{ "show", key_show, true },
 };
 
 /* One key=value of a column line. */
@@ -521,6 +563,13 @@ check_text_column(struct parser *p, const struct column_line *l)
 		            c->name);
 	if (c->text == TEXT_BUCKET || c->text == TEXT_DESCRIPTION)
 		c->uses_row = true;
+	if (c->text != TEXT_SOURCE && rpt_is_series(p->def) != (c->text >= TEXT_OBJECT))
+		return fail(p, "column '%s': text=%s is not one of a %s report", c->name,
+		            name_of(text_names, (int)c->text),
+		            rpt_is_series(p->def) ? "series" : "PMIM");
+	if (c->text != TEXT_INSTANCE && c->text >= TEXT_OBJECT && p->def->rows != ROWS_COUNTER)
+		return fail(p, "column '%s': a row per instance has no %s of its own", c->name,
+		            name_of(text_names, (int)c->text));
 	if ((c->text == TEXT_START || c->text == TEXT_END || c->text == TEXT_PARTS) &&
 	    p->def->rows != ROWS_INTERVAL)
 		return fail(p, "column '%s': text=%s needs 'rows interval'", c->name,
@@ -558,6 +607,29 @@ set_scale(struct parser *p, const struct column_line *l)
 	return PM_OK;
 }
 
+/* A column of a series report: the counter's own type decides how its
+ * value is computed, so it takes what to show, scale=, decimals=,
+ * heading= and width=; rows instance columns name their counter. */
+static pm_status
+check_series_column(struct parser *p, const struct column_line *l)
+{
+	struct rpt_column *c = l->c;
+
+	if (c->type != CT_UNKNOWN || c->has_n || c->has_d || c->has_b || c->total || l->unit)
+		return fail(p, "column '%s': a series column takes counter=, show=, "
+		            "scale= and decimals=, not type=, N=, D=, B=, aggregate= or unit=",
+		            c->name);
+	if (p->def->rows == ROWS_INSTANCE && !c->counter[0])
+		return fail(p, "column '%s' needs counter= (a row per instance)", c->name);
+	if (p->def->rows == ROWS_COUNTER && c->counter[0])
+		return fail(p, "column '%s': a row per counter shows its own counter: "
+		            "no counter=", c->name);
+	c->series = true;
+	c->scale_num = l->scale_num;
+	c->scale_den = l->scale_den;
+	return PM_OK;
+}
+
 /* The keys of a column line, after "column NAME". */
 static pm_status
 parse_column(struct parser *p, char **tok, size_t ntok, struct rpt_column *c)
@@ -579,6 +651,11 @@ parse_column(struct parser *p, char **tok, size_t ntok, struct rpt_column *c)
 			return st;
 	if (c->text != TEXT_NONE)
 		return check_text_column(p, &l);
+	if (rpt_is_series(p->def))
+		return check_series_column(p, &l);
+	if (c->series)
+		return fail(p, "column '%s': counter= and show= are for 'rows counter' "
+		            "and 'rows instance' reports", c->name);
 	if (c->type == CT_UNKNOWN)
 		return fail(p, "column '%s' needs type= or text=", c->name);
 	set_clock(c);
@@ -734,6 +811,8 @@ directive_each(struct parser *p, char **tok, size_t ntok)
 {
 	if (ntok != 2 || strcmp(tok[1], "bucket") != 0)
 		return fail(p, "each wants: each bucket");
+	if (rpt_is_series(p->def))
+		return fail(p, "'each bucket' is not one of a series report");
 	p->block = BLOCK_EACH;
 	p->ntmpl = 0;
 	return PM_OK;
@@ -747,7 +826,7 @@ directive_shape(struct parser *p, char **tok, size_t ntok)
 	int v;
 
 	if (ntok != 2 || (v = lookup(rows ? rows_names : layout_names, tok[1])) < 0)
-		return fail(p, rows ? "rows wants group, bucket or interval"
+		return fail(p, rows ? "rows wants group, bucket, interval, counter or instance"
 		                    : "layout wants table or form");
 	if (p->seen_column)
 		return fail(p, "'%s' must come before the columns", tok[0]);
@@ -755,6 +834,21 @@ directive_shape(struct parser *p, char **tok, size_t ntok)
 		p->def->rows = (enum rpt_rows)v;
 	else
 		p->def->layout = (enum rpt_layout)v;
+	return PM_OK;
+}
+
+/* "object NAME": the object a series report shows. */
+static pm_status
+directive_object(struct parser *p, char **tok, size_t ntok)
+{
+	if (ntok != 2)
+		return fail(p, "object wants one name (quote a name with blanks)");
+	if (!rpt_is_series(p->def))
+		return fail(p, "'object' needs 'rows counter' or 'rows instance' first");
+	if (strlen(tok[1]) >= sizeof p->def->object)
+		return fail(p, "object name longer than %zu characters",
+		            sizeof p->def->object - 1);
+	strcpy(p->def->object, tok[1]);
 	return PM_OK;
 }
 
@@ -770,6 +864,7 @@ static const struct {
 	{ "top", directive_top, false },
 	{ "rows", directive_shape, false },
 	{ "layout", directive_shape, false },
+	{ "object", directive_object, false },
 };
 
 /* The rest of a line after its first word, for title and description. */
@@ -849,5 +944,7 @@ rptdef_parse(struct rpt_def *def, const char *name, const char *text,
 		return fail(&p, "no columns");
 	if (def->rows == ROWS_INTERVAL && def->layout == LAYOUT_FORM)
 		return fail(&p, "'layout form' needs grouped rows");
+	if (def->rows == ROWS_INSTANCE && !def->object[0])
+		return fail(&p, "'rows instance' needs 'object NAME'");
 	return PM_OK;
 }

@@ -63,7 +63,17 @@ enum rpt_text {
 	TEXT_BUCKET, TEXT_DESCRIPTION,
 	TEXT_FIRST_START,   /* earliest start in the group */
 	TEXT_LAST_END,      /* latest end in the group */
-	TEXT_PERIOD_START, TEXT_PERIOD_END /* the group key; added, never read */
+	TEXT_PERIOD_START, TEXT_PERIOD_END, /* the group key; added, never read */
+	/* series reports: the row's names, and its counter type's name */
+	TEXT_OBJECT, TEXT_INSTANCE, TEXT_COUNTER, TEXT_TYPE
+};
+
+/* What a series column shows of its counter in the group. */
+enum rpt_show {
+	SHOW_VALUE,         /* the average function over the group's windows */
+	SHOW_SAMPLES,       /* windows (or snapshots) with a value */
+	SHOW_MIN,           /* the least and the largest per-window value */
+	SHOW_MAX
 };
 
 /* What a counter column's value is, for the unit= conversion. */
@@ -91,12 +101,20 @@ struct rpt_column {
 	int row;                     /* of the family; -1: the report row's */
 	bool uses_row;               /* reads a member, a row's label or text */
 	unsigned groups;             /* groups its figures are in (bit g) */
+	/* series reports: the counter a column shows (rows instance; the
+	 * row's own in rows counter), and what of it */
+	bool series;
+	char counter[RPT_NAME_MAX];
+	enum rpt_show show;
 };
 
 enum rpt_rows {
 	ROWS_GROUP,         /* one row per group */
 	ROWS_BUCKET,        /* one row per group and row of the family */
-	ROWS_INTERVAL       /* one row per interval, no grouping */
+	ROWS_INTERVAL,      /* one row per interval, no grouping */
+	/* series reports, of self-describing counters (frame/series.h) */
+	ROWS_COUNTER,       /* one row per group and counter of an instance */
+	ROWS_INSTANCE       /* one row per group and instance of `object` */
 };
 
 enum rpt_layout { LAYOUT_TABLE, LAYOUT_FORM };
@@ -107,6 +125,7 @@ struct rpt_def {
 	char description[RPT_TEXT_MAX];
 	enum rpt_rows rows;
 	enum rpt_layout layout;
+	char object[RPT_NAME_MAX];   /* series reports: the object; "": any */
 	struct rpt_column cols[RPT_MAX_COLUMNS];
 	size_t ncols;
 	/* "top N buckets by COLUMN": columns over the N rows of the family
@@ -116,6 +135,13 @@ struct rpt_def {
 	unsigned top_n;
 	size_t top_by;
 };
+
+/* Whether def reports series (frame/series.h) rather than frames. */
+static inline bool
+rpt_is_series(const struct rpt_def *def)
+{
+	return def->rows == ROWS_COUNTER || def->rows == ROWS_INSTANCE;
+}
 
 /* Parse the definition text of report `name` read from `file` (for
  * messages). On error returns PM_E_DEFINITION, or PM_E_NOMEM, with

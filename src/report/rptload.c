@@ -18,6 +18,9 @@ static const struct {
 	{ "cpu", cpu_rpt },
 	{ "tasks", tasks_rpt },
 	{ "summary", summary_rpt },
+	{ "perf", perf_rpt },
+	{ "win-cpu", win_cpu_rpt },
+	{ "win-disk", win_disk_rpt },
 };
 
 const char *

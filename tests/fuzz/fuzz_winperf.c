@@ -28,7 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	pipeline_defaults(&o);
 	o.framing = FRAMING_PERF;
-	o.perf_wanted = true;
+	o.reads = READS_BOTH;
 	o.max_record = 1 << 16;
 	o.max_sources = 16;
 	fuzz_run(&o, data + 1, size - 1, (size_t)data[0] + 1,

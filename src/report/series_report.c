@@ -1,0 +1,528 @@
+/* series_report.c: series frames grouped into rows (series_report.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grow.h"
+#include "core/numparse.h"
+#include "report/metric.h"
+#include "report/select.h"
+#include "report/series_report.h"
+
+#define STAMP_DECIMALS 3     /* Windows times have milliseconds */
+#define NO_STAT UINT16_MAX
+
+/* One counter of a group row: the engine's accumulator, and the windows
+ * of its least and largest value. */
+struct stat {
+	struct counter_acc acc;
+	struct counter_window lo, hi;
+	double lo_v, hi_v;
+	bool typed;             /* acc holds the counter's type */
+	bool ranged;            /* lo and hi are set */
+};
+
+/* A group row. */
+struct row {
+	uint32_t source;
+	uint32_t key;           /* its series (rows counter) or instance */
+	int64_t period;         /* a period start, 0 (total), a frame number */
+	int64_t first, last;    /* the span of its values */
+	size_t slot;            /* its place in the index */
+};
+
+/* What the report makes of a series, found once. */
+struct bound {
+	bool known, kept;
+	uint32_t key;           /* the row key */
+	uint16_t stat;          /* its counter among a row's */
+	const char *object, *counter, *instance;
+	enum counter_type type;
+};
+
+struct series_report {
+	const struct rpt_def *def;
+	const struct sources *src;
+	struct report_opts o;
+	struct rowsink *sink;
+	struct diag *diag;
+	struct source_filter filter;
+	struct metric_fmt fmt[RPT_MAX_COLUMNS];
+	uint16_t col_stat[RPT_MAX_COLUMNS];  /* by column: its stat, or NO_STAT */
+	size_t nstats;                       /* per row */
+	struct bound *bound;
+	size_t nbound;
+	/* instance names of rows instance, their ids by the index */
+	const char **instances;
+	size_t ninstances, instances_cap;
+	uint32_t *inst_index;
+	size_t inst_index_cap;
+	/* rows, their stats and their index by (source, period, key) */
+	struct row *rows;
+	size_t nrows, rows_cap;
+	struct stat *stats;
+	size_t stats_cap;
+	uint32_t *index;
+	size_t index_cap;
+	struct sink_column *cols;   /* the writer's, until the report closes */
+	struct sink_cell *cells;
+	size_t ncells;
+	int64_t frame_no;
+	uint64_t values, left_out;
+	int64_t first, last;
+};
+
+/* Whether a series' object or counter, number and name, is the one a
+ * definition names: by a decimal number, the reader's names for it, or
+ * its own name. */
+static bool
+names_match(const struct series_report *r, const char *want, uint32_t number,
+            const char *name)
+{
+	uint64_t v;
+
+	if (numparse_u64(want, UINT32_MAX, &v))
+		return v == number;
+	return strcmp(want, name) == 0 ||
+	       (r->o.name_is && r->o.name_is(want, number, r->o.name_ctx));
+}
+
+/* The stats of a row: one per distinct counter its columns show. */
+static void
+assign_stats(struct series_report *r)
+{
+	const struct rpt_def *def = r->def;
+
+	for (size_t c = 0; c < def->ncols; c++) {
+		const struct rpt_column *col = &def->cols[c];
+		r->col_stat[c] = NO_STAT;
+		metric_fmt_bind(&r->fmt[c], col);
+		if (!col->series)
+			continue;
+		if (def->rows == ROWS_COUNTER) {
+			r->col_stat[c] = 0;
+			r->nstats = 1;
+			continue;
+		}
+		for (size_t e = 0; e < c && r->col_stat[c] == NO_STAT; e++)
+			if (def->cols[e].series && strcmp(def->cols[e].counter, col->counter) == 0)
+				r->col_stat[c] = r->col_stat[e];
+		if (r->col_stat[c] == NO_STAT)
+			r->col_stat[c] = (uint16_t)r->nstats++;
+	}
+}
+
+static void
+sink_columns(const struct series_report *r, struct sink_column *out, size_t *n)
+{
+	static const char *const keys[] = { "source", "period_start", "period_end" };
+	const struct rpt_def *def = r->def;
+
+	*n = 0;
+	for (size_t k = 0; k < 3; k++)
+		out[(*n)++] = (struct sink_column){ .name = keys[k], .heading = keys[k], .key = true };
+	for (size_t c = 0; c < def->ncols; c++)
+		out[(*n)++] = (struct sink_column){
+			.name = def->cols[c].name, .heading = def->cols[c].heading,
+			.numeric = def->cols[c].series, .width = def->cols[c].width,
+			.key = def->cols[c].text == TEXT_INSTANCE && def->rows == ROWS_INSTANCE,
+		};
+}
+
+pm_status
+series_report_open(struct series_report **out, const struct rpt_def *def,
+                   const struct sources *src, const struct report_opts *o,
+                   struct rowsink *sink, struct diag *d)
+{
+	struct series_report *r = calloc(1, sizeof *r);
+	size_t ncols;
+	pm_status st;
+
+	*out = NULL;
+	if (!r)
+		return PM_E_NOMEM;
+	*r = (struct series_report){ .def = def, .src = src, .o = *o, .sink = sink,
+	                             .diag = d, .first = INT64_MAX, .last = INT64_MIN };
+	r->ncells = def->ncols + 3;
+	r->cols = calloc(r->ncells, sizeof *r->cols);
+	r->cells = calloc(r->ncells, sizeof *r->cells);
+	if (!r->cols || !r->cells || !source_filter_init(&r->filter, o, src)) {
+		series_report_close(r);
+		return PM_E_NOMEM;
+	}
+	assign_stats(r);
+	sink_columns(r, r->cols, &ncols);
+	st = sink->begin(sink, r->cols, ncols, def->layout == LAYOUT_FORM);
+	if (st != PM_OK) {
+		series_report_close(r);
+		return st;
+	}
+	*out = r;
+	return PM_OK;
+}
+
+void
+series_report_close(struct series_report *r)
+{
+	if (!r)
+		return;
+	source_filter_free(&r->filter);
+	free(r->bound);
+	free(r->instances);
+	free(r->inst_index);
+	free(r->rows);
+	free(r->stats);
+	free(r->index);
+	free(r->cols);
+	free(r->cells);
+	free(r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Binding series to rows */
+
+static uint64_t
+hash_text(const char *s)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return h;
+}
+
+static bool
+rehash_instances(struct series_report *r)
+{
+	size_t cap = r->inst_index_cap ? r->inst_index_cap * 2 : 256;
+	uint32_t *t = calloc(cap, sizeof *t);
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < r->ninstances; i++) {
+		size_t at = (size_t)hash_text(r->instances[i]) & (cap - 1);
+		while (t[at])
+			at = (at + 1) & (cap - 1);
+		t[at] = (uint32_t)(i + 1);
+	}
+	free(r->inst_index);
+	r->inst_index = t;
+	r->inst_index_cap = cap;
+	return true;
+}
+
+/* The id of an instance name (the reader's, which outlives the report's
+ * rows), added when new. */
+static bool
+instance_id(struct series_report *r, const char *name, uint32_t *id)
+{
+	size_t at;
+
+	if (2 * (r->ninstances + 1) > r->inst_index_cap && !rehash_instances(r))
+		return false;
+	at = (size_t)hash_text(name) & (r->inst_index_cap - 1);
+	for (; r->inst_index[at]; at = (at + 1) & (r->inst_index_cap - 1))
+		if (strcmp(r->instances[r->inst_index[at] - 1], name) == 0) {
+			*id = r->inst_index[at] - 1;
+			return true;
+		}
+	if (!grow_table((void **)&r->instances, &r->instances_cap, r->ninstances + 1,
+	                sizeof *r->instances))
+		return false;
+	r->instances[r->ninstances] = name;
+	r->inst_index[at] = (uint32_t)(r->ninstances + 1);
+	*id = (uint32_t)r->ninstances++;
+	return true;
+}
+
+/* Whether the report keeps series s, and as what. */
+static bool
+bind_series(struct series_report *r, const struct series *s, uint32_t id, struct bound *b)
+{
+	const struct rpt_def *def = r->def;
+
+	*b = (struct bound){ .known = true, .key = id, .object = s->object_name,
+	                     .counter = s->counter_name, .instance = s->instance,
+	                     .type = s->type };
+	if (def->object[0] && !names_match(r, def->object, s->object, s->object_name))
+		return true;
+	if (def->rows == ROWS_COUNTER) {
+		b->kept = true;
+		return true;
+	}
+	for (size_t k = 0; k < r->nstats && !b->kept; k++) {
+		size_t c = 0;
+		while (r->col_stat[c] != k)
+			c++;
+		if (names_match(r, def->cols[c].counter, s->counter, s->counter_name)) {
+			b->kept = true;
+			b->stat = (uint16_t)k;
+		}
+	}
+	return !b->kept || instance_id(r, s->instance, &b->key);
+}
+
+/* What the report makes of series id, bound when first seen. */
+static const struct bound *
+bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
+{
+	if (id >= r->nbound) {
+		size_t n = r->nbound;
+		if (!grow_table((void **)&r->bound, &r->nbound, (size_t)id + 1, sizeof *r->bound))
+			return NULL;
+		memset(r->bound + n, 0, (r->nbound - n) * sizeof *r->bound);
+	}
+	if (!r->bound[id].known && !bind_series(r, &f->catalogue[id], id, &r->bound[id]))
+		return NULL;
+	return &r->bound[id];
+}
+
+/* ---------------------------------------------------------------------- */
+/* Rows */
+
+static size_t
+slot_of(const struct series_report *r, uint32_t source, int64_t period, uint32_t key)
+{
+	uint64_t h = ((uint64_t)source * UINT64_C(0x9E3779B97F4A7C15)) ^ (uint64_t)period;
+
+	h = (h ^ key) * UINT64_C(0xBF58476D1CE4E5B9);
+	return (size_t)(h ^ (h >> 31)) & (r->index_cap - 1);
+}
+
+static void
+index_put(struct series_report *r, size_t i)
+{
+	struct row *w = &r->rows[i];
+	size_t s = slot_of(r, w->source, w->period, w->key);
+
+	while (r->index[s])
+		s = (s + 1) & (r->index_cap - 1);
+	r->index[s] = (uint32_t)(i + 1);
+	w->slot = s;
+}
+
+static bool
+grow_rows(struct series_report *r)
+{
+	size_t need = r->nrows + 1;
+
+	if (!grow_table((void **)&r->rows, &r->rows_cap, need, sizeof *r->rows) ||
+	    !grow_table((void **)&r->stats, &r->stats_cap, need * (r->nstats ? r->nstats : 1),
+	                sizeof *r->stats))
+		return false;
+	if (2 * need > r->index_cap) {
+		size_t cap = r->index_cap ? r->index_cap * 2 : 1024;
+		uint32_t *t = calloc(cap, sizeof *t);
+		if (!t)
+			return false;
+		free(r->index);
+		r->index = t;
+		r->index_cap = cap;
+		for (size_t i = 0; i < r->nrows; i++)
+			index_put(r, i);
+	}
+	return true;
+}
+
+/* The row of (source, period, key), made when new; NULL past --max-groups
+ * or out of memory (said once). */
+static struct row *
+find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key)
+{
+	size_t s;
+
+	if (r->index_cap) {
+		for (s = slot_of(r, source, period, key); r->index[s];
+		     s = (s + 1) & (r->index_cap - 1)) {
+			struct row *w = &r->rows[r->index[s] - 1];
+			if (w->source == source && w->period == period && w->key == key)
+				return w;
+		}
+	}
+	if (r->nrows + 1 > r->o.max_groups || !grow_rows(r)) {
+		if (r->left_out++ == 0)
+			diag_at(r->diag, r->nrows + 1 > r->o.max_groups ? PM_E_GROUP_LIMIT
+			        : PM_E_NOMEM, DIAG_NO_OFFSET,
+			        "%zu rows held; values of further rows are left out", r->nrows);
+		return NULL;
+	}
+	r->rows[r->nrows] = (struct row){ source, key, period, INT64_MAX, INT64_MIN, 0 };
+	memset(&r->stats[r->nrows * r->nstats], 0, r->nstats * sizeof *r->stats);
+	index_put(r, r->nrows);
+	return &r->rows[r->nrows++];
+}
+
+/* The value of one window, for the least and the largest. */
+static void
+add_value(struct stat *st, const struct bound *b, const struct series_value *v)
+{
+	counter_u128 num, den;
+	double x;
+
+	if (!st->typed) {
+		counter_acc_init(&st->acc, b->type);
+		st->typed = true;
+	}
+	if (st->acc.type != b->type)
+		return;  /* one counter name, two types: the first kept */
+	if (v->reset) {
+		counter_acc_add_none(&st->acc);
+		return;
+	}
+	if (counter_acc_add(&st->acc, &v->w) != PM_OK ||
+	    counter_window_fraction(b->type, &v->w, &num, &den) != PM_OK)
+		return;
+	x = (double)num / (double)den;
+	if (!st->ranged || x < st->lo_v)
+		st->lo = v->w, st->lo_v = x;
+	if (!st->ranged || x > st->hi_v)
+		st->hi = v->w, st->hi_v = x;
+	st->ranged = true;
+}
+
+static void
+stamp_cell(const struct series_report *r, struct sink_cell *c, int64_t at)
+{
+	*c = (struct sink_cell){ .kind = SINK_STAMP, .decimals = STAMP_DECIMALS };
+	c->v.stamp.at = at;
+	c->v.stamp.zone = r->o.zone;
+}
+
+static void
+text_cell(struct sink_cell *c, const char *s)
+{
+	*c = (struct sink_cell){ .kind = SINK_TEXT };
+	c->v.text.s = s;
+	c->v.text.n = strlen(s);
+}
+
+/* The cell of a series column. */
+static void
+stat_cell(const struct series_report *r, size_t c, const struct stat *st,
+          struct sink_cell *out)
+{
+	out->kind = SINK_EMPTY;
+	if (!st->typed)
+		return;
+	switch (r->def->cols[c].show) {
+	case SHOW_VALUE:
+		metric_figure(&r->fmt[c], &st->acc, out);
+		break;
+	case SHOW_SAMPLES:
+		out->kind = SINK_INTEGER;
+		out->v.integer = counter_acc_windows(&st->acc) - counter_acc_no_value(&st->acc);
+		break;
+	case SHOW_MIN:
+	case SHOW_MAX:
+		if (st->ranged)
+			metric_window_figure(&r->fmt[c], st->acc.type,
+			                     r->def->cols[c].show == SHOW_MIN ? &st->lo : &st->hi,
+			                     out);
+		break;
+	}
+}
+
+/* The text of a row: a row per counter has its series' names; a row per
+ * instance, only its instance's (the definition allows no others). */
+static const char *
+row_text(const struct series_report *r, const struct row *w, enum rpt_text t)
+{
+	const struct bound *b = &r->bound[w->key];
+
+	if (t == TEXT_SOURCE)
+		return sources_name(r->src, w->source);
+	if (r->def->rows == ROWS_INSTANCE)
+		return t == TEXT_INSTANCE ? r->instances[w->key] : "";
+	switch (t) {
+	case TEXT_OBJECT: return b->object;
+	case TEXT_COUNTER: return b->counter;
+	case TEXT_INSTANCE: return b->instance;
+	case TEXT_TYPE: return counter_type_info(b->type)->name;
+	default: return "";
+	}
+}
+
+static void
+emit(struct series_report *r, const struct row *w)
+{
+	const struct rpt_def *def = r->def;
+	const struct stat *stats = &r->stats[(size_t)(w - r->rows) * r->nstats];
+	struct sink_cell *cells = r->cells;
+	bool periodic = r->o.by == BY_HOUR || r->o.by == BY_DAY;
+
+	text_cell(&cells[0], sources_name(r->src, w->source));
+	stamp_cell(r, &cells[1], periodic ? w->period : w->first);
+	stamp_cell(r, &cells[2], periodic ? period_end(r->o.by, r->o.zone, w->period) : w->last);
+	for (size_t c = 0; c < def->ncols; c++) {
+		if (def->cols[c].series)
+			stat_cell(r, c, &stats[r->col_stat[c]], &cells[3 + c]);
+		else
+			text_cell(&cells[3 + c], row_text(r, w, def->cols[c].text));
+	}
+	r->sink->row(r->sink, cells, false);
+}
+
+/* Write the rows held and forget them (the rows of one frame). */
+static void
+flush(struct series_report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		emit(r, &r->rows[i]);
+		r->index[r->rows[i].slot] = 0;
+	}
+	r->nrows = 0;
+}
+
+void
+series_report_frame(const struct series_frame *f, void *ctx)
+{
+	struct series_report *r = ctx;
+
+	if (!source_filter_keeps(&r->filter, f->source))
+		return;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct series_value *v = &f->v[i];
+		const struct bound *b = bound_of(r, f, v->series);
+		int64_t t = v->two ? f->start : f->end, period;
+		struct row *w;
+
+		if (!b) {
+			if (r->left_out++ == 0)
+				diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET,
+				        "values of further counters are left out");
+			continue;
+		}
+		if (!b->kept || t < r->o.from || t >= r->o.to)
+			continue;
+		period = r->o.by == BY_TOTAL ? 0 : r->o.by == BY_INTERVAL ? r->frame_no
+		         : period_start(r->o.by, r->o.zone, t);
+		if (!(w = find_row(r, f->source, period, b->key)))
+			continue;
+		w->first = t < w->first ? t : w->first;
+		w->last = f->end > w->last ? f->end : w->last;
+		r->first = t < r->first ? t : r->first;
+		r->last = f->end > r->last ? f->end : r->last;
+		r->values++;
+		add_value(&r->stats[(size_t)(w - r->rows) * r->nstats + b->stat], b, v);
+	}
+	if (r->o.by == BY_INTERVAL)
+		flush(r);
+	r->frame_no++;
+}
+
+pm_status
+series_report_finish(struct series_report *r, struct report_meta *m)
+{
+	flush(r);
+	m->any_interval = r->values > 0;
+	m->first_start = r->first;
+	m->last_end = r->last;
+	m->zone = r->o.zone;
+	m->intervals = r->values;
+	m->incomplete = 0;
+	m->counted = "counter value";
+	m->grouping = report_by_name(r->o.by);
+	if (r->left_out > 1)
+		diag_at(r->diag, PM_E_GROUP_LIMIT, DIAG_NO_OFFSET,
+		        "%llu values left out of the report", (unsigned long long)r->left_out);
+	return r->sink->end(r->sink, m);
+}

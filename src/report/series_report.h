@@ -1,0 +1,46 @@
+/* series_report.h: a series report definition (rows counter, rows
+ * instance: rptdef.h) run over series frames (frame/series.h), for data
+ * whose counters carry their own types, such as Windows performance data.
+ *
+ * Each value of a frame belongs to the period of its time: a window (a
+ * two-sample type) to the period its earlier sample falls in, a sample
+ * (one-sample types) to the period of its own time; --source, --from and
+ * --to select by the same times. Groups are keyed by source, period and
+ * row: the counter of an instance (rows counter), or the instance of the
+ * definition's object (rows instance). Each counter of a group keeps one
+ * engine accumulator, so that its value is the type's average function
+ * over the group's windows, exact, rounded only by the writer; and the
+ * windows of its least and largest per-window value. A window without a
+ * value (a reset) is counted and left out. Rows are written in the order
+ * the groups first appeared; with BY_INTERVAL, after each frame. The key
+ * columns are source, period_start and period_end, with milliseconds: the
+ * period for --by=hour and day, else the span of the group's values (a
+ * window's two samples, a sample's own time). */
+#ifndef SERIES_REPORT_H
+#define SERIES_REPORT_H
+
+#include "core/diag.h"
+#include "core/sources.h"
+#include "frame/series.h"
+#include "report/report.h"
+#include "report/rowsink.h"
+#include "report/rptdef.h"
+
+struct series_report;
+
+/* A report of def (rpt_is_series) with rows to sink. PM_E_NOMEM, or the
+ * sink's status from its begin. def must outlive the report. */
+pm_status series_report_open(struct series_report **out, const struct rpt_def *def,
+                             const struct sources *src, const struct report_opts *o,
+                             struct rowsink *sink, struct diag *d);
+
+/* A series_fn: ctx is the report. */
+void series_report_frame(const struct series_frame *f, void *ctx);
+
+/* Write what is held and end the output; fills m. PM_E_WRITE when a write
+ * failed. */
+pm_status series_report_finish(struct series_report *r, struct report_meta *m);
+
+void series_report_close(struct series_report *r);
+
+#endif
