@@ -211,20 +211,25 @@ read_records(struct pipeline *p, struct input *in)
 	return rc;
 }
 
+enum input_kind { INPUT_EMPTY, INPUT_PERF, INPUT_RECORDS };
+
 /* Whether in is a stream of PERF_DATA_BLOCKs: forced, or detected from
  * its first bytes (kept for whichever reader reads it). */
-static bool
-is_perf(struct pipeline *p, struct input *in)
+static enum input_kind
+input_kind(struct pipeline *p, struct input *in)
 {
 	uint8_t head[WP_PDB_MIN];
 	ssize_t n;
 
 	if (p->o.framing == FRAMING_PERF)
-		return true;
+		return INPUT_PERF;
 	if (p->o.framing != FRAMING_AUTO)
-		return false;
+		return INPUT_RECORDS;
 	n = input_peek(in, head, sizeof head);
-	return n > 0 && wp_stream_detect(span_make(head, (size_t)n));
+	if (n == 0)
+		return INPUT_EMPTY;
+	return n > 0 && wp_stream_detect(span_make(head, (size_t)n)) ? INPUT_PERF
+	                                                              : INPUT_RECORDS;
 }
 
 /* The snapshots of one input of PERF_DATA_BLOCKs. */
@@ -233,7 +238,7 @@ read_perf(struct pipeline *p, struct input *in)
 {
 	if (p->o.reads == READS_PMIM) {
 		diag_at(p->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
-		        "the input holds PERF_DATA_BLOCKs: a PMIM report does not read them");
+		        "it holds PERF_DATA_BLOCKs, which a PMIM report does not read");
 		return -1;
 	}
 	p->census.inputs++;
@@ -247,14 +252,22 @@ pipeline_read(struct pipeline *p, struct input *in)
 
 	memset(&p->file, 0, sizeof p->file);
 	p->diag->file = in->name;
-	if (is_perf(p, in)) {
+	switch (input_kind(p, in)) {
+	case INPUT_EMPTY:
+		rc = p->o.reads == READS_PERF ? read_perf(p, in) : read_records(p, in);
+		break;
+	case INPUT_PERF:
 		rc = read_perf(p, in);
-	} else if (p->o.reads == READS_PERF) {
+		break;
+	case INPUT_RECORDS:
+		if (p->o.reads != READS_PERF) {
+			rc = read_records(p, in);
+			break;
+		}
 		diag_at(p->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
-		        "the input holds no PERF_DATA_BLOCKs: a perf report reads only them");
+		        "it holds no PERF_DATA_BLOCKs, and a Windows report reads nothing else");
 		rc = -1;
-	} else {
-		rc = read_records(p, in);
+		break;
 	}
 	if (tally_accounted(&p->file) != p->file.bytes_read)
 		diag_at(p->diag, PM_E_ACCOUNTING, DIAG_NO_OFFSET,

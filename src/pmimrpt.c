@@ -518,34 +518,40 @@ summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t 
 	*opened = true;
 }
 
-/* The summary line. A clean run's line ends at the interval counts; what
- * was left out of the reports, and why an exit 4 came, follow only when
- * there is any. */
+/* The summary line. A clean run's line ends at the interval counts (for
+ * PERF_DATA_BLOCK input, the snapshots); what was left out of the reports,
+ * and why an exit 4 came, follow only when there is any. */
 static void
 print_summary(struct diag *d, const struct pipeline *p, unsigned files)
 {
 	const struct tally *t = pipeline_tally(p);
 	const struct census *c = pipeline_census(p);
-	uint64_t snapshots = 0;
-	uint64_t smf_records = 0, pm_records = 0;
+	uint64_t smf_records = 0, pm_records = 0, snapshots = 0;
 	bool left_out = false, warned = false;
 	char line[1024];
+	int n;
 
 	for (int ty = 0; ty < 256; ty++) {
 		smf_records += t->records[KIND_SMF][ty];
 		pm_records += t->records[KIND_PM][ty];
 	}
-	snprintf(line, sizeof line, "%u file%s, %llu bytes: %llu used, %llu skipped, "
-	         "%llu damaged; %llu SMF records (%llu spanned), %llu PM records; "
-	         "%llu intervals (%llu complete, %llu incomplete)",
-	         files, files == 1 ? "" : "s",
-	         (unsigned long long)t->bytes_read, (unsigned long long)t->used,
-	         (unsigned long long)t->skipped, (unsigned long long)t->damaged,
-	         (unsigned long long)smf_records, (unsigned long long)t->spanned,
-	         (unsigned long long)pm_records,
-	         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
-	         (unsigned long long)t->intervals_complete,
-	         (unsigned long long)t->intervals_incomplete);
+	for (size_t i = 0; i < c->nsystems; i++)
+		snapshots += c->systems[i].snapshots;
+	n = snprintf(line, sizeof line, "%u file%s, %llu bytes: %llu used, %llu skipped, "
+	             "%llu damaged; ", files, files == 1 ? "" : "s",
+	             (unsigned long long)t->bytes_read, (unsigned long long)t->used,
+	             (unsigned long long)t->skipped, (unsigned long long)t->damaged);
+	if (c->inputs == files)
+		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshots of %zu system%s",
+		         (unsigned long long)snapshots, c->nsystems, c->nsystems == 1 ? "" : "s");
+	else
+		snprintf(line + n, sizeof line - (size_t)n, "%llu SMF records (%llu spanned), "
+		         "%llu PM records; %llu intervals (%llu complete, %llu incomplete)",
+		         (unsigned long long)smf_records, (unsigned long long)t->spanned,
+		         (unsigned long long)pm_records,
+		         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
+		         (unsigned long long)t->intervals_complete,
+		         (unsigned long long)t->intervals_incomplete);
 	summary_item(line, sizeof line, "; left out: ", &left_out,
 	             t->intervals_duplicate, "duplicate");
 	summary_item(line, sizeof line, "; left out: ", &left_out,
@@ -556,9 +562,8 @@ print_summary(struct diag *d, const struct pipeline *p, unsigned files)
 	             t->duplicate_parts, "duplicate parts");
 	summary_item(line, sizeof line, "; ", &warned,
 	             t->implausible, "records with implausible figures");
-	for (size_t i = 0; i < c->nsystems; i++)
-		snapshots += c->systems[i].snapshots;
-	summary_item(line, sizeof line, "; ", &warned, snapshots, "snapshots");
+	if (c->inputs && c->inputs != files)
+		summary_item(line, sizeof line, "; ", &warned, snapshots, "snapshots");
 	summary_item(line, sizeof line, "; ", &warned, pipeline_resets(p),
 	             "counter windows without a value (a reboot or a reset)");
 	diag_say(d, SC_OK, "%s", line);
@@ -570,14 +575,16 @@ print_summary(struct diag *d, const struct pipeline *p, unsigned files)
  * inventory selects nothing; it only says that the input is empty. */
 static void
 say_nothing_selected(struct diag *d, const struct tally *t, const struct pmint *pm,
-                     const struct report *rep, unsigned smf_type, bool read_all)
+                     const struct report *rep, const struct series_report *srep,
+                     unsigned smf_type, bool read_all)
 {
 	char why[512];
 	uint64_t smf_records = 0;
 
 	for (int ty = 0; ty < 256; ty++)
 		smf_records += t->records[KIND_SMF][ty];
-	if (rep && report_what_matched_nothing(rep, why, sizeof why)) {
+	if ((rep && report_what_matched_nothing(rep, why, sizeof why)) ||
+	    (srep && series_report_what_matched_nothing(srep, why, sizeof why))) {
 		diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
 		return;
 	}
@@ -969,7 +976,8 @@ run_finish(struct run *r, bool read_all)
 	} else {
 		st = inventory_write(r->out.fp, t);
 	}
-	say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->o.pipe.smf.type, read_all);
+	say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->srep, r->o.pipe.smf.type,
+	                     read_all);
 	/* A failed run (exit 8 or more) leaves the previous report as it was;
 	 * what is written directly, standard output say, stays written. */
 	r->out_open = false;

@@ -1,4 +1,5 @@
 /* series_report.c: series frames grouped into rows (series_report.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,7 @@ struct series_report {
 	size_t ncells;
 	int64_t frame_no;
 	uint64_t values, left_out;
+	uint64_t offered, of_sources, of_rows; /* what the selections kept */
 	int64_t first, last;
 };
 
@@ -477,8 +479,10 @@ series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
 
+	r->offered += f->n;
 	if (!source_filter_keeps(&r->filter, f->source))
 		return;
+	r->of_sources += f->n;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct series_value *v = &f->v[i];
 		const struct bound *b = bound_of(r, f, v->series);
@@ -491,7 +495,10 @@ series_report_frame(const struct series_frame *f, void *ctx)
 				        "values of further counters are left out");
 			continue;
 		}
-		if (!b->kept || t < r->o.from || t >= r->o.to)
+		if (!b->kept)
+			continue;
+		r->of_rows++;
+		if (t < r->o.from || t >= r->o.to)
 			continue;
 		period = r->o.by == BY_TOTAL ? 0 : r->o.by == BY_INTERVAL ? r->frame_no
 		         : period_start(r->o.by, r->o.zone, t);
@@ -507,6 +514,25 @@ series_report_frame(const struct series_frame *f, void *ctx)
 	if (r->o.by == BY_INTERVAL)
 		flush(r);
 	r->frame_no++;
+}
+
+bool
+series_report_what_matched_nothing(const struct series_report *r, char *out, size_t cap)
+{
+	const struct rpt_def *def = r->def;
+
+	if (r->values || !r->offered)
+		return false;
+	if (!r->of_sources)
+		snprintf(out, cap, "no snapshot of the systems given (--source)");
+	else if (!r->of_rows && def->rows == ROWS_INSTANCE)
+		snprintf(out, cap, "no counter of report '%s' in object '%s'", def->name,
+		         def->object);
+	else if (!r->of_rows)
+		snprintf(out, cap, "no counter of object '%s'", def->object);
+	else
+		snprintf(out, cap, "no counter value between --from and --to");
+	return true;
 }
 
 pm_status

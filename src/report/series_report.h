@@ -37,6 +37,12 @@ pm_status series_report_open(struct series_report **out, const struct rpt_def *d
 /* A series_fn: ctx is the report. */
 void series_report_frame(const struct series_frame *f, void *ctx);
 
+/* When values came and none was reported, why, in out (cap bytes): the
+ * systems (--source), the object or counters of the definition, or the
+ * times (--from, --to). False when a value was reported or none came. */
+bool series_report_what_matched_nothing(const struct series_report *r, char *out,
+                                        size_t cap);
+
 /* Write what is held and end the output; fills m. PM_E_WRITE when a write
  * failed. */
 pm_status series_report_finish(struct series_report *r, struct report_meta *m);
