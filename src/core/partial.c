@@ -1,0 +1,297 @@
+/* partial.c: the partial file's envelope (partial.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/partial.h"
+
+static const uint8_t magic[8] = { 'P', 'M', 'I', 'M', 'P', 'A', 'R', 'T' };
+static const char end_tag[4] = { 'E', 'N', 'D', ' ' };
+
+uint32_t
+partial_crc32(uint32_t crc, const uint8_t *p, size_t n)
+{
+	static uint32_t table[256];
+	static bool ready;
+
+	if (!ready) {
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+		ready = true;
+	}
+	crc = ~crc;
+	for (size_t i = 0; i < n; i++)
+		crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* Bytes to the file, counted in the CRC. */
+static void
+put(struct pwriter *w, const void *p, size_t n)
+{
+	if (w->failed)
+		return;
+	w->crc = partial_crc32(w->crc, p, n);
+	if (fwrite(p, 1, n, w->fp) != n)
+		w->failed = true;
+}
+
+static void
+put_number(struct pwriter *w, unsigned width, uint64_t v)
+{
+	uint8_t b[8];
+
+	put_be(b, width, v);
+	put(w, b, width);
+}
+
+void
+pw_open(struct pwriter *w, FILE *fp)
+{
+	*w = (struct pwriter){ .fp = fp };
+	put(w, magic, sizeof magic);
+	put_number(w, 2, PARTIAL_VERSION);
+}
+
+void
+pw_section(struct pwriter *w, const char tag[4])
+{
+	memcpy(w->tag, tag, 4);
+	w->len = 0;
+}
+
+static void
+append(struct pwriter *w, const void *p, size_t n)
+{
+	if (w->failed)
+		return;
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 4096;
+		uint8_t *q;
+		while (cap < w->len + n)
+			cap *= 2;
+		if (!(q = realloc(w->buf, cap))) {
+			w->failed = true;
+			return;
+		}
+		w->buf = q;
+		w->cap = cap;
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+void
+pw_uint(struct pwriter *w, unsigned width, uint64_t v)
+{
+	uint8_t b[8];
+
+	put_be(b, width, v);
+	append(w, b, width);
+}
+
+void
+pw_i64(struct pwriter *w, int64_t v)
+{
+	pw_uint(w, 8, (uint64_t)v);
+}
+
+void
+pw_text(struct pwriter *w, const char *s)
+{
+	size_t n = strlen(s);
+
+	pw_uint(w, 4, n);
+	append(w, s, n);
+}
+
+void
+pw_end_section(struct pwriter *w)
+{
+	put(w, w->tag, 4);
+	put_number(w, 8, w->len);
+	put(w, w->buf, w->len);
+}
+
+pm_status
+pw_close(struct pwriter *w)
+{
+	uint32_t crc = w->crc;
+	bool nomem = w->failed && !ferror(w->fp);
+
+	put(w, end_tag, 4);
+	put_number(w, 8, 4);
+	put_number(w, 4, crc);
+	free(w->buf);
+	w->buf = NULL;
+	if (w->failed)
+		return nomem ? PM_E_NOMEM : PM_E_WRITE;
+	return PM_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static pm_status
+slurp(FILE *fp, uint8_t **out, size_t *len)
+{
+	size_t cap = 1 << 16, n;
+	uint8_t *p = malloc(cap), *q;
+
+	*len = 0;
+	if (!p)
+		return PM_E_NOMEM;
+	while ((n = fread(p + *len, 1, cap - *len, fp)) > 0) {
+		*len += n;
+		if (*len == cap) {
+			if (cap >= PARTIAL_MAX || !(q = realloc(p, cap * 2))) {
+				free(p);
+				return PM_E_NOMEM;
+			}
+			p = q;
+			cap *= 2;
+		}
+	}
+	if (ferror(fp)) {
+		free(p);
+		return PM_E_READ;
+	}
+	*out = p;
+	return PM_OK;
+}
+
+/* Walk the sections: each must fit, and END must be the last and carry
+ * the CRC of what comes before it. */
+static pm_status
+check(const struct partial *p, char *err, size_t cap)
+{
+	struct span s = span_make(p->data, p->len);
+	size_t at = sizeof magic + 2;
+	uint64_t len, crc = 0;
+
+	while (at < p->len) {
+		if (!span_has(s, at, 12) || !be_u64(s, at + 4, &len) ||
+		    !span_has(s, at + 12, len)) {
+			snprintf(err, cap, "offset %zu: a section runs past the end of the "
+			         "file (cut short?)", at);
+			return PM_E_PARTIAL;
+		}
+		if (memcmp(p->data + at, end_tag, 4) == 0) {
+			if (len != 4 || at + 16 != p->len) {
+				snprintf(err, cap, "offset %zu: the checksum section is not "
+				         "the last, 4 bytes long", at);
+				return PM_E_PARTIAL;
+			}
+			(void)be_uint(s, at + 12, 4, &crc);
+			if (crc != partial_crc32(0, p->data, at)) {
+				snprintf(err, cap, "offset %zu: the checksum does not match "
+				         "the content (altered or damaged)", at);
+				return PM_E_PARTIAL;
+			}
+			return PM_OK;
+		}
+		at += 12 + (size_t)len;
+	}
+	snprintf(err, cap, "offset %zu: no checksum section at the end (cut short?)", p->len);
+	return PM_E_PARTIAL;
+}
+
+pm_status
+partial_load(struct partial *p, const char *path, char *err, size_t cap)
+{
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	uint64_t version = 0;
+	pm_status st;
+
+	*p = (struct partial){ 0 };
+	if (!fp)
+		return PM_E_OPEN;
+	st = slurp(fp, &p->data, &p->len);
+	if (fp != stdin)
+		fclose(fp);
+	if (st != PM_OK)
+		return st;
+	if (p->len < sizeof magic + 2 || memcmp(p->data, magic, sizeof magic) != 0) {
+		snprintf(err, cap, "offset 0: not a pmimrpt partial (no PMIMPART)");
+		st = PM_E_PARTIAL;
+	} else if ((void)be_uint(span_make(p->data, p->len), 8, 2, &version),
+	           version != PARTIAL_VERSION) {
+		snprintf(err, cap, "offset 8: partial version %u; this pmimrpt reads %u",
+		         (unsigned)version, PARTIAL_VERSION);
+		st = PM_E_PARTIAL;
+	} else {
+		st = check(p, err, cap);
+	}
+	p->version = (uint16_t)version;
+	if (st != PM_OK)
+		partial_free(p);
+	return st;
+}
+
+void
+partial_free(struct partial *p)
+{
+	free(p->data);
+	p->data = NULL;
+	p->len = 0;
+}
+
+bool
+partial_section(const struct partial *p, const char tag[4], struct span *out)
+{
+	struct span s = span_make(p->data, p->len);
+	size_t at = sizeof magic + 2;
+	uint64_t len;
+
+	while (span_has(s, at, 12) && be_u64(s, at + 4, &len) && span_has(s, at + 12, len)) {
+		if (memcmp(p->data + at, tag, 4) == 0) {
+			*out = span_sub(s, at + 12, (size_t)len);
+			return true;
+		}
+		at += 12 + (size_t)len;
+	}
+	return false;
+}
+
+uint64_t
+pc_uint(struct pcursor *c, unsigned width)
+{
+	uint64_t v = 0;
+
+	if (c->bad || !be_uint(c->s, c->at, width, &v)) {
+		c->bad = true;
+		return 0;
+	}
+	c->at += width;
+	return v;
+}
+
+int64_t
+pc_i64(struct pcursor *c)
+{
+	return (int64_t)pc_uint(c, 8);
+}
+
+void
+pc_text(struct pcursor *c, char *out, size_t cap)
+{
+	uint64_t n = pc_uint(c, 4);
+
+	out[0] = '\0';
+	if (c->bad || n >= cap || !span_has(c->s, c->at, (size_t)n)) {
+		c->bad = true;
+		return;
+	}
+	memcpy(out, c->s.p + c->at, (size_t)n);
+	out[n] = '\0';
+	c->at += (size_t)n;
+}
+
+bool
+pc_done(const struct pcursor *c)
+{
+	return !c->bad && c->at == c->s.len;
+}

@@ -1,0 +1,98 @@
+/* partial.h: the partial-aggregate file (--partial, --merge): what one run
+ * over some inputs keeps of its report, so that a merge of partials writes
+ * the report one run over all of them would have written.
+ *
+ * A partial is self-describing and independent of the host's byte order:
+ *
+ *   "PMIMPART"  8 bytes, the magic
+ *   version     u16 (PARTIAL_VERSION)
+ *   sections    each a tag of 4 ASCII bytes, a u64 payload length, the
+ *               payload; readers skip tags they do not know
+ *   "END "      the last section: its payload the u32 CRC-32 (IEEE 802.3)
+ *               of every byte before the section
+ *
+ * Numbers are unsigned big-endian of 1, 2, 4 or 8 bytes (signed ones in
+ * two's complement), texts a u32 length and that many bytes. Which sections
+ * there are, and what they hold, is the business of the stages that write
+ * them (pmimrpt.c, report/report.c); this file knows only the envelope. A
+ * partial is read whole (its size grows with the groups it holds, which
+ * --max-groups bounds), its checksum checked before anything is taken
+ * from it. */
+#ifndef PARTIAL_H
+#define PARTIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/bytes.h"
+#include "core/status.h"
+
+#define PARTIAL_VERSION 1
+#define PARTIAL_MAX ((size_t)1 << 36)   /* refused beyond: 64 GiB */
+
+/* Writing: sections built in memory, then written with the running CRC. */
+struct pwriter {
+	FILE *fp;
+	uint32_t crc;
+	uint8_t *buf;        /* the open section's payload */
+	size_t len, cap;
+	char tag[4];
+	bool failed;         /* out of memory or a write failed */
+};
+
+void pw_open(struct pwriter *w, FILE *fp);
+void pw_section(struct pwriter *w, const char tag[4]);
+void pw_uint(struct pwriter *w, unsigned width, uint64_t v);
+void pw_i64(struct pwriter *w, int64_t v);
+void pw_text(struct pwriter *w, const char *s);
+void pw_end_section(struct pwriter *w);
+/* The END section, and whether everything was written (PM_E_WRITE, or
+ * PM_E_NOMEM). Frees the writer's buffer. */
+pm_status pw_close(struct pwriter *w);
+
+/* Reading: a partial loaded whole and checked. */
+struct partial {
+	uint8_t *data;
+	size_t len;
+	uint16_t version;
+};
+
+/* Load path ("-": standard input) into p. PM_E_OPEN or PM_E_READ (errno
+ * set), PM_E_NOMEM, or PM_E_PARTIAL with where and what in err: not a
+ * partial, a version this program does not read, cut short, or a checksum
+ * that does not match. */
+pm_status partial_load(struct partial *p, const char *path, char *err, size_t cap);
+void partial_free(struct partial *p);
+
+/* The payload of the first section tagged tag; false when there is none. */
+bool partial_section(const struct partial *p, const char tag[4], struct span *out);
+
+/* A cursor over a payload: every read is bounds-checked; a read past the
+ * end sets bad and gives 0, so a caller checks once, at the end. */
+struct pcursor {
+	struct span s;
+	size_t at;
+	bool bad;
+};
+
+static inline struct pcursor
+pc_make(struct span s)
+{
+	struct pcursor c = { s, 0, false };
+	return c;
+}
+
+uint64_t pc_uint(struct pcursor *c, unsigned width);
+int64_t pc_i64(struct pcursor *c);
+/* A text into out (cap bytes, NUL-terminated); bad when it does not fit. */
+void pc_text(struct pcursor *c, char *out, size_t cap);
+/* Whether the payload was read exactly to its end, without a bad read. */
+bool pc_done(const struct pcursor *c);
+
+/* The CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of n bytes, continued
+ * from crc (0 to start). */
+uint32_t partial_crc32(uint32_t crc, const uint8_t *p, size_t n);
+
+#endif
