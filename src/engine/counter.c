@@ -464,6 +464,35 @@ counter_acc_add_samples(struct counter_acc *acc,
 	return st == PM_OK ? counter_acc_add(acc, &w) : st;
 }
 
+void
+counter_acc_pack(const struct counter_acc *acc, uint64_t w[COUNTER_ACC_WORDS])
+{
+	w[0] = acc->type == CT_UNKNOWN ? UINT64_MAX : (uint64_t)acc->type;
+	w[1] = acc->overflow;
+	w[2] = acc->windows;
+	w[3] = acc->no_value;
+	w[4] = acc->sum_n;
+	w[5] = acc->sum_d;
+	w[6] = acc->tb_min;
+	w[7] = acc->tb_max;
+}
+
+pm_status
+counter_acc_unpack(struct counter_acc *acc, const uint64_t w[COUNTER_ACC_WORDS])
+{
+	if ((w[0] >= CT_COUNT && w[0] != UINT64_MAX) || w[1] > 1 || w[3] > w[2])
+		return PM_E_USAGE;
+	*acc = (struct counter_acc){ .type = w[0] == UINT64_MAX ? CT_UNKNOWN
+	                                     : (enum counter_type)w[0],
+	                             .overflow = w[1] != 0,
+	                             .windows = w[2], .no_value = w[3] };
+	acc->sum_n = w[4];
+	acc->sum_d = w[5];
+	acc->tb_min = w[6];
+	acc->tb_max = w[7];
+	return PM_OK;
+}
+
 pm_status
 counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
 {

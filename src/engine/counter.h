@@ -222,6 +222,16 @@ pm_status counter_acc_merge(struct counter_acc *dst, const struct counter_acc *s
  * PM_E_NOT_DISPLAYED as at the top of this file. */
 pm_status counter_acc_value(const struct counter_acc *acc, double *out);
 
+/* An accumulator as words, for a partial file: its type (canonical
+ * counter_types.h order; all ones for CT_UNKNOWN, an accumulator a text
+ * column keeps unused), the overflow flag, windows, no_value and its four
+ * figures. unpack refuses (PM_E_USAGE) words that no accumulator has: a
+ * type out of range, an overflow flag other than 0 or 1, more windows
+ * without a value than windows. */
+#define COUNTER_ACC_WORDS 8
+void counter_acc_pack(const struct counter_acc *acc, uint64_t w[COUNTER_ACC_WORDS]);
+pm_status counter_acc_unpack(struct counter_acc *acc, const uint64_t w[COUNTER_ACC_WORDS]);
+
 /* What a report reads of an accumulator, so that only counter.c knows its
  * places. Windows added, and those without a value. */
 uint64_t counter_acc_windows(const struct counter_acc *acc);
