@@ -17,6 +17,18 @@ diag_init(struct diag *d, const char *progname, FILE *out)
 }
 
 void
+diag_count(struct diag *d, pm_status st, unsigned long n)
+{
+	enum status_class cls = pm_status_class(st);
+
+	if ((unsigned)st >= PM_STATUS_COUNT || n == 0)
+		return;
+	d->count[st] += n;
+	if (cls > d->worst)
+		d->worst = cls;
+}
+
+void
 diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
 {
 	enum status_class cls = pm_status_class(st);

@@ -28,6 +28,9 @@ struct diag {
 };
 
 void diag_init(struct diag *d, const char *progname, FILE *out);
+/* Count n of status st said elsewhere (a partial's), as diag_at would
+ * have, without a message. */
+void diag_count(struct diag *d, pm_status st, unsigned long n);
 
 /* Report st at byte offset of the current file (DIAG_NO_OFFSET when the
  * condition has no position). fmt, when not NULL, adds detail. */

@@ -662,6 +662,142 @@ by_source_then_period(const void *a, const void *b)
 	return (x->period > y->period) - (x->period < y->period);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Partials */
+
+static const char counts_tag[4] = { 'R', 'P', 'T', 'C' };
+static const char groups_tag[4] = { 'R', 'P', 'T', 'G' };
+
+bool
+report_partial_ok(const struct report *r)
+{
+	return !r->stream;
+}
+
+void
+report_export(struct report *r, struct pwriter *w)
+{
+	uint64_t words[COUNTER_ACC_WORDS];
+
+	flush(r);
+	pw_section(w, counts_tag);
+	pw_uint(w, 8, r->offered);
+	pw_uint(w, 8, r->of_sources);
+	pw_uint(w, 8, r->in_period);
+	pw_uint(w, 8, r->complete);
+	pw_uint(w, 8, r->passed);
+	pw_uint(w, 8, r->intervals);
+	pw_uint(w, 8, r->incomplete_count);
+	pw_i64(w, r->first_start);
+	pw_i64(w, r->last_end);
+	pw_uint(w, 8, r->left_out);
+	pw_end_section(w);
+	pw_section(w, groups_tag);
+	pw_uint(w, 8, r->stride);
+	pw_uint(w, 8, r->ngroups);
+	for (size_t g = 0; g < r->ngroups; g++) {
+		pw_text(w, sources_name(r->src, r->groups[g].source));
+		pw_i64(w, r->groups[g].period);
+		for (size_t k = 0; k < r->stride; k++) {
+			counter_acc_pack(&r->accs[r->groups[g].acc + k], words);
+			for (size_t i = 0; i < COUNTER_ACC_WORDS; i++)
+				pw_uint(w, 8, words[i]);
+		}
+	}
+	pw_end_section(w);
+}
+
+/* The counts of a partial added to the report's. */
+static bool
+import_counts(struct report *r, struct span s)
+{
+	struct pcursor c = pc_make(s);
+	uint64_t intervals;
+	int64_t first, last;
+
+	r->offered += pc_uint(&c, 8);
+	r->of_sources += pc_uint(&c, 8);
+	r->in_period += pc_uint(&c, 8);
+	r->complete += pc_uint(&c, 8);
+	r->passed += pc_uint(&c, 8);
+	intervals = pc_uint(&c, 8);
+	r->incomplete_count += pc_uint(&c, 8);
+	first = pc_i64(&c);
+	last = pc_i64(&c);
+	r->left_out += pc_uint(&c, 8);
+	if (intervals && (r->intervals == 0 || first < r->first_start))
+		r->first_start = first;
+	if (intervals && (r->intervals == 0 || last > r->last_end))
+		r->last_end = last;
+	r->intervals += intervals;
+	return pc_done(&c);
+}
+
+/* Each group of a partial merged into the report's group of the same
+ * source and period. */
+static pm_status
+import_groups(struct report *r, struct span s, struct sources *src, char *err, size_t cap)
+{
+	struct pcursor c = pc_make(s);
+	uint64_t words[COUNTER_ACC_WORDS], stride = pc_uint(&c, 8), n = pc_uint(&c, 8);
+	char name[SOURCE_NAME_MAX];
+	struct counter_acc acc;
+	uint32_t source;
+	size_t first;
+	pm_status st;
+
+	if (stride != r->stride) {
+		snprintf(err, cap, "its groups hold %llu figures, this report's %zu",
+		         (unsigned long long)stride, r->stride);
+		return PM_E_PARTIAL_MISMATCH;
+	}
+	for (uint64_t g = 0; g < n && !c.bad; g++) {
+		pc_text(&c, name, sizeof name);
+		int64_t period = pc_i64(&c);
+		if (c.bad)
+			break;
+		if ((st = sources_intern(src, name, strlen(name), &source)) != PM_OK)
+			return st;
+		if (!find_group(r, source, period, &first))
+			return PM_OK;  /* past --max-groups: said, and counted */
+		for (size_t k = 0; k < r->stride; k++) {
+			for (size_t i = 0; i < COUNTER_ACC_WORDS; i++)
+				words[i] = pc_uint(&c, 8);
+			if (c.bad || counter_acc_unpack(&acc, words) != PM_OK ||
+			    acc.type != r->accs[first + k].type ||
+			    (acc.type != CT_UNKNOWN &&
+			     counter_acc_merge(&r->accs[first + k], &acc) != PM_OK)) {
+				snprintf(err, cap, "group %llu: figure %zu is not one this report "
+				         "keeps", (unsigned long long)g, k);
+				return PM_E_PARTIAL;
+			}
+		}
+	}
+	if (!pc_done(&c)) {
+		snprintf(err, cap, "its groups section does not hold what it says");
+		return PM_E_PARTIAL;
+	}
+	return PM_OK;
+}
+
+pm_status
+report_import(struct report *r, const struct partial *p, struct sources *src, char *err,
+              size_t cap)
+{
+	struct span counts, groups;
+
+	if (!partial_section(p, counts_tag, &counts) || !partial_section(p, groups_tag, &groups)) {
+		snprintf(err, cap, "it holds no report groups");
+		return PM_E_PARTIAL;
+	}
+	flush(r);
+	if (!import_counts(r, counts)) {
+		snprintf(err, cap, "its report counts are not whole");
+		return PM_E_PARTIAL;
+	}
+	return import_groups(r, groups, src, err, cap);
+}
+
 pm_status
 report_finish(struct report *r, struct report_meta *m)
 {

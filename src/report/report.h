@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/diag.h"
+#include "core/partial.h"
 #include "core/sources.h"
 #include "core/tzone.h"
 #include "frame/frame.h"
@@ -70,6 +71,15 @@ void report_frame(const struct frame *f, void *ctx);
  * "no interval of source SYSX". False when an interval was reported, none
  * came, or the selections kept some (then a limit left them out). */
 bool report_what_matched_nothing(const struct report *r, char *out, size_t cap);
+
+/* Partials (core/partial.h): whether the report keeps groups that a
+ * partial can hold (not a stream of rows); its groups and counts as two
+ * sections; a partial's merged into it (source names interned into src).
+ * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
+bool report_partial_ok(const struct report *r);
+void report_export(struct report *r, struct pwriter *w);
+pm_status report_import(struct report *r, const struct partial *p, struct sources *src,
+                        char *err, size_t cap);
 
 /* Write the groups and end the output; fills m's counts and period.
  * PM_E_WRITE when a write failed. */

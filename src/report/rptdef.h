@@ -121,6 +121,7 @@ enum rpt_layout { LAYOUT_TABLE, LAYOUT_FORM };
 
 struct rpt_def {
 	char name[RPT_NAME_MAX];
+	uint64_t fingerprint;        /* FNV-1a of the definition's text */
 	char title[RPT_TEXT_MAX];
 	char description[RPT_TEXT_MAX];
 	enum rpt_rows rows;
