@@ -32,6 +32,7 @@
 #include "report/report.h"
 #include "report/rptload.h"
 #include "report/series_report.h"
+#include "runpart.h"
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
@@ -59,6 +60,7 @@ struct options {
 	const char **sources;     /* every --source, in order */
 	struct copybook_list copybooks;
 	bool describe, quiet, progress;
+	bool partial, merge;      /* --partial, --merge */
 };
 
 /* ---- the names options take */
@@ -377,6 +379,14 @@ static const struct cli_option options[] = {
 	  "(or every listing in a folder), instead of\n"
 	  PKGDATADIR "/copybooks or the built-in\n"
 	  "copies (repeatable; the last wins)", NULL },
+	{ .help = "Partial results (several runs, one report):" },
+	{ "partial", 0, no_argument, NULL, cli_set_true, OPT(partial),
+	  "write the report's aggregates to a partial file\n"
+	  "(-o FILE.part), for --merge, instead of the report", NULL },
+	{ "merge", 0, no_argument, NULL, cli_set_true, OPT(merge),
+	  "the FILEs are partials: write the report one run\n"
+	  "over all their inputs writes (with --partial, a\n"
+	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
 	  "{} (fixed-width pages)", format_names },
@@ -522,9 +532,9 @@ summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t 
  * PERF_DATA_BLOCK input, the snapshots); what was left out of the reports,
  * and why an exit 4 came, follow only when there is any. */
 static void
-print_summary(struct diag *d, const struct pipeline *p, unsigned files)
+print_summary(struct diag *d, const struct tally *t, const struct pipeline *p,
+              unsigned files)
 {
-	const struct tally *t = pipeline_tally(p);
 	const struct census *c = pipeline_census(p);
 	uint64_t smf_records = 0, pm_records = 0, snapshots = 0;
 	bool left_out = false, warned = false;
@@ -541,7 +551,7 @@ print_summary(struct diag *d, const struct pipeline *p, unsigned files)
 	             "%llu damaged; ", files, files == 1 ? "" : "s",
 	             (unsigned long long)t->bytes_read, (unsigned long long)t->used,
 	             (unsigned long long)t->skipped, (unsigned long long)t->damaged);
-	if (c->inputs == files)
+	if (c->inputs && c->inputs == files)
 		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshots of %zu system%s",
 		         (unsigned long long)snapshots, c->nsystems, c->nsystems == 1 ? "" : "s");
 	else
@@ -621,6 +631,10 @@ struct run {
 	struct pipeline *p;
 	struct progress progress;
 	struct wp_names *names;     /* --perf-names */
+	struct runpart_identity identity; /* what shapes a partial */
+	struct tally merged;        /* --merge: the partials' accounting */
+	char **merged_inputs;       /* --merge: their inputs' names */
+	size_t nmerged;
 	char when[20];              /* the run time of the title block */
 	char **inputs;              /* the operands; none: standard input */
 	int ninputs;
@@ -790,6 +804,114 @@ load_definition(struct run *r)
 	return EXIT_CLEAN;
 }
 
+/* The layout's fingerprint: FNV-1a of every field's name, part, offset,
+ * length and type, so that partials of other layouts are told apart. */
+static uint64_t
+layout_fingerprint(const struct layout *lay)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+	char buf[CB_NAME_MAX + 64];
+
+	for (size_t i = 0; i < lay->nfields; i++) {
+		const struct cb_field *f = &lay->fields[i];
+		int n = snprintf(buf, sizeof buf, "%s %u %zu %zu %c;", f->name, f->part,
+		                 f->offset, f->length, f->type);
+		for (int k = 0; k < n; k++)
+			h = (h ^ (unsigned char)buf[k]) * UINT64_C(1099511628211);
+	}
+	return h;
+}
+
+/* What must agree for partials to merge: the report, what selects and
+ * groups, and what changes what is read. */
+static void
+build_identity(struct run *r)
+{
+	const struct options *o = &r->o;
+	struct runpart_identity *id = &r->identity;
+	char sources[RUNPART_VALUE_MAX] = "";
+
+	for (size_t i = 0; i < o->sel.nsources; i++)
+		snprintf(sources + strlen(sources), sizeof sources - strlen(sources), "%s%s",
+		         i ? "," : "", o->sel.sources[i]);
+	runpart_put(id, "report", "%s", r->def->name);
+	runpart_put(id, "definition", "%016llx", (unsigned long long)r->def->fingerprint);
+	runpart_put(id, "layout", "%016llx", (unsigned long long)layout_fingerprint(&r->pm.lay));
+	runpart_put(id, "by", "%s", report_by_name(o->sel.by));
+	runpart_put(id, "from", "%lld", (long long)o->sel.from);
+	runpart_put(id, "to", "%lld", (long long)o->sel.to);
+	runpart_put(id, "source", "%s", sources);
+	runpart_put(id, "complete-only", "%d", o->sel.complete_only);
+	runpart_put(id, "timezone", "%s", o->timezone ? o->timezone : "");
+	runpart_put(id, "framing", "%s", framing_name(o->pipe.framing));
+	runpart_put(id, "smf-type", "%u", o->pipe.smf.type);
+	runpart_put(id, "pm-offset", "%ld", (long)o->pipe.smf.pm_offset);
+	runpart_put(id, "codepage", "%s", o->pipe.smf.codepage);
+	runpart_put(id, "cv-field", "%zu,%zu", o->pipe.smf.cv_offset, o->pipe.smf.cv_length);
+	runpart_put(id, "max-interval", "%lld", (long long)o->pipe.max_interval);
+	runpart_put(id, "max-groups", "%zu", o->sel.max_groups);
+}
+
+/* --partial and --merge: grouped PMIM reports only, for now. */
+static int
+check_partial(struct run *r)
+{
+	const struct options *o = &r->o;
+
+	if (!o->partial && !o->merge)
+		return EXIT_CLEAN;
+	if (!r->def || rpt_is_series(r->def) || r->def->rows == ROWS_INTERVAL ||
+	    o->sel.by == BY_INTERVAL)
+		return diag_usage(&r->diag, "--partial and --merge take the grouped PMIM "
+		                  "reports (not %s%s) for now",
+		                  r->def ? "" : "the inventory",
+		                  !r->def ? "" : o->sel.by == BY_INTERVAL ? "--by=interval"
+		                  : r->def->name);
+	if (o->format == FORMAT_TEXT && o->partial)
+		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
+	build_identity(r);
+	return EXIT_CLEAN;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --merge: every operand (or standard input) a partial, checked whole,
+ * then its counts and groups added. Returns -1 when one could not be
+ * read or was refused (said). */
+static int
+merge_partials(struct run *r)
+{
+	char err[600];
+	int rc = 0;
+
+	for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
+		const char *path = r->ninputs ? r->inputs[i] : "-";
+		struct partial p;
+		pm_status st = partial_load(&p, path, err, sizeof err);
+
+		if (st == PM_OK && (st = runpart_check(&p, &r->identity, err, sizeof err)) == PM_OK &&
+		    (st = runpart_read(&p, &r->merged, &r->diag, &r->merged_inputs, &r->nmerged,
+		                       err, sizeof err)) == PM_OK)
+			st = report_import(r->rep, &p, &r->sources, err, sizeof err);
+		partial_free(&p);
+		if (st == PM_OK)
+			continue;
+		if (st == PM_E_OPEN || st == PM_E_READ)
+			diag_at(&r->diag, st, DIAG_NO_OFFSET, "%s: %s", path, strerror(errno));
+		else
+			diag_at(&r->diag, st, DIAG_NO_OFFSET, "%s: %s", path,
+			        st == PM_E_NOMEM ? "out of memory" : err);
+		rc = -1;
+	}
+	/* one run lists its inputs in the order given; a merge, by name */
+	qsort(r->merged_inputs, r->nmerged, sizeof *r->merged_inputs, by_name);
+	return rc;
+}
+
 /* --timezone: the zone, and --from and --to, local times of it, in UTC
  * (the earlier, for a time the clock repeated). */
 static int
@@ -897,6 +1019,35 @@ run_prepare(struct run *r, int argc, char **argv)
 	return EXIT_CLEAN;
 }
 
+/* --partial: the report's rows go nowhere; its groups go to the partial. */
+static pm_status
+null_begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form)
+{
+	(void)s, (void)cols, (void)ncols, (void)form;
+	return PM_OK;
+}
+
+static void
+null_row(struct rowsink *s, const struct sink_cell *cells, bool marked)
+{
+	(void)s, (void)cells, (void)marked;
+}
+
+static pm_status
+null_end(struct rowsink *s, const struct report_meta *m)
+{
+	(void)s, (void)m;
+	return PM_OK;
+}
+
+static void
+null_close(struct rowsink *s)
+{
+	(void)s;
+}
+
+static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
+
 /* The output, the writer, the report and the reading stages, in that
  * order; a failure is said, and its exit code returned. */
 static int
@@ -924,8 +1075,11 @@ run_open(struct run *r)
 	r->diag.before_ctx = &r->progress;
 	st = sources_init(&r->sources, o->pipe.max_sources);
 	if (st == PM_OK && r->def) {
-		st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
-		                              : csvout_open(&r->sink, r->out.fp);
+		if (o->partial)
+			r->sink = &null_sink;
+		else
+			st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
+			                              : csvout_open(&r->sink, r->out.fp);
 		if (st == PM_OK && rpt_is_series(r->def)) {
 			struct report_opts so = o->sel;
 			so.name_is = title_is;
@@ -953,20 +1107,49 @@ run_open(struct run *r)
 	return EXIT_CLEAN;
 }
 
+/* The accounting of the run: its inputs', or its partials'. */
+static const struct tally *
+run_tally(const struct run *r)
+{
+	return r->o.merge ? &r->merged : pipeline_tally(r->p);
+}
+
+/* --partial: the run's sections, then the report's groups. */
+static pm_status
+write_partial(struct run *r)
+{
+	static const char *const stdin_name = "-";
+	struct pwriter w;
+
+	pw_open(&w, r->out.fp);
+	if (r->o.merge)
+		runpart_write(&w, &r->identity, (const char *const *)r->merged_inputs,
+		              r->nmerged, &r->merged, &r->diag);
+	else
+		runpart_write(&w, &r->identity,
+		              r->ninputs ? (const char *const *)r->inputs : &stdin_name,
+		              r->ninputs ? (size_t)r->ninputs : 1, pipeline_tally(r->p), &r->diag);
+	report_export(r->rep, &w);
+	return pw_close(&w);
+}
+
 /* The report written, or the inventory; then the output kept or given up. */
 static void
 run_finish(struct run *r, bool read_all)
 {
 	static const char *const stdin_name = "-";
-	const struct tally *t = pipeline_tally(r->p);
+	const struct tally *t = run_tally(r);
 	pm_status st;
 
-	if (r->rep || r->srep) {
+	if (r->o.partial) {
+		st = write_partial(r);
+	} else if (r->rep || r->srep) {
 		struct report_meta meta = {
 			.name = r->def->name, .title = r->def->title,
 			.description = r->def->description,
-			.inputs = r->ninputs ? (const char *const *)r->inputs : &stdin_name,
-			.ninputs = r->ninputs ? (size_t)r->ninputs : 1,
+			.inputs = r->o.merge ? (const char *const *)r->merged_inputs
+			          : r->ninputs ? (const char *const *)r->inputs : &stdin_name,
+			.ninputs = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1,
 			.run_time = r->when,
 		};
 		st = r->srep ? series_report_finish(r->srep, &meta) : report_finish(r->rep, &meta);
@@ -976,8 +1159,9 @@ run_finish(struct run *r, bool read_all)
 	} else {
 		st = inventory_write(r->out.fp, t);
 	}
-	say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->srep, r->o.pipe.smf.type,
-	                     read_all);
+	if (!r->o.partial)  /* a partial's parts may hold nothing: the merge says */
+		say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->srep, r->o.pipe.smf.type,
+		                     read_all);
 	/* A failed run (exit 8 or more) leaves the previous report as it was;
 	 * what is written directly, standard output say, stays written. */
 	r->out_open = false;
@@ -1038,13 +1222,13 @@ run_report(struct run *r)
 {
 	int rc, read_rc;
 
-	if ((rc = load_definition(r)) != EXIT_CLEAN)
+	if ((rc = load_definition(r)) != EXIT_CLEAN || (rc = check_partial(r)) != EXIT_CLEAN)
 		return rc;
-	if (kind_refused(r))
+	if (!r->o.merge && kind_refused(r))
 		return EXIT_USAGE;
 	if ((rc = run_open(r)) != EXIT_CLEAN)
 		return rc;
-	read_rc = read_inputs(r);
+	read_rc = r->o.merge ? merge_partials(r) : read_inputs(r);
 	pipeline_finish(r->p);
 	progress_erase(&r->progress);
 	if (r->diag.count[PM_E_PERF_REPORT]) {
@@ -1056,7 +1240,8 @@ run_report(struct run *r)
 	}
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
-		print_summary(&r->diag, r->p, (unsigned)(r->ninputs ? r->ninputs : 1));
+		print_summary(&r->diag, run_tally(r), r->p, r->o.merge ? (unsigned)r->nmerged
+		              : (unsigned)(r->ninputs ? r->ninputs : 1));
 	rc = diag_exit_code(&r->diag);
 	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
 }
@@ -1077,6 +1262,9 @@ run_close(struct run *r)
 	schema_close(r->schema);
 	pmint_free(&r->pm);
 	wp_names_free(r->names);
+	for (size_t i = 0; i < r->nmerged; i++)
+		free(r->merged_inputs[i]);
+	free(r->merged_inputs);
 	free(r->def);
 	free(r->o.sources);
 }

@@ -1,0 +1,215 @@
+/* runpart.c: the run's sections of a partial (runpart.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runpart.h"
+
+static const char identity_tag[4] = { 'I', 'D', 'N', 'T' };
+static const char inputs_tag[4] = { 'F', 'I', 'L', 'S' };
+static const char tally_tag[4] = { 'T', 'A', 'L', 'Y' };
+static const char diag_tag[4] = { 'D', 'I', 'A', 'G' };
+
+void
+runpart_put(struct runpart_identity *id, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (id->n == RUNPART_KEYS)
+		abort();  /* a programming error: RUNPART_KEYS too small */
+	snprintf(id->key[id->n], sizeof id->key[0], "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(id->value[id->n], sizeof id->value[0], fmt, ap);
+	va_end(ap);
+	id->n++;
+}
+
+/* The tally's figures in their fixed order; to (NULL) or from them. */
+static void
+tally_words(struct tally *t, uint64_t *(*each)(uint64_t *v, void *ctx), void *ctx)
+{
+	uint64_t *scalars[] = {
+		&t->bytes_read, &t->used, &t->skipped, &t->damaged, &t->segments,
+		&t->spanned, &t->orphans, &t->truncated, &t->damaged_records,
+		&t->intervals_complete, &t->intervals_incomplete, &t->duplicate_parts,
+		&t->intervals_duplicate, &t->intervals_overlapping, &t->intervals_too_long,
+		&t->implausible,
+	};
+
+	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+		each(scalars[i], ctx);
+	for (int k = 0; k < KIND_COUNT; k++)
+		for (int ty = 0; ty < 256; ty++) {
+			each(&t->records[k][ty], ctx);
+			each(&t->bytes[k][ty], ctx);
+		}
+}
+
+static uint64_t *
+write_word(uint64_t *v, void *ctx)
+{
+	pw_uint(ctx, 8, *v);
+	return v;
+}
+
+static uint64_t *
+add_word(uint64_t *v, void *ctx)
+{
+	*v += pc_uint(ctx, 8);
+	return v;
+}
+
+void
+runpart_write(struct pwriter *w, const struct runpart_identity *id,
+              const char *const *inputs, size_t ninputs, const struct tally *t,
+              const struct diag *d)
+{
+	struct tally copy = *t;
+	size_t said = 0;
+
+	pw_section(w, identity_tag);
+	pw_uint(w, 4, id->n);
+	for (size_t i = 0; i < id->n; i++) {
+		pw_text(w, id->key[i]);
+		pw_text(w, id->value[i]);
+	}
+	pw_end_section(w);
+	pw_section(w, inputs_tag);
+	pw_uint(w, 4, ninputs);
+	for (size_t i = 0; i < ninputs; i++)
+		pw_text(w, inputs[i]);
+	pw_end_section(w);
+	pw_section(w, tally_tag);
+	tally_words(&copy, write_word, w);
+	pw_end_section(w);
+	pw_section(w, diag_tag);
+	for (int st = 1; st < PM_STATUS_COUNT; st++)
+		said += d->count[st] != 0;
+	pw_uint(w, 4, said);
+	for (int st = 1; st < PM_STATUS_COUNT; st++)
+		if (d->count[st]) {
+			pw_text(w, pm_status_name((pm_status)st));
+			pw_uint(w, 8, d->count[st]);
+		}
+	pw_end_section(w);
+}
+
+pm_status
+runpart_check(const struct partial *p, const struct runpart_identity *id, char *err,
+              size_t cap)
+{
+	static char key[sizeof id->key[0]], value[RUNPART_VALUE_MAX];
+	struct span s;
+	struct pcursor c;
+	uint64_t n;
+
+	if (!partial_section(p, identity_tag, &s)) {
+		snprintf(err, cap, "it says nothing of the options it was made with");
+		return PM_E_PARTIAL;
+	}
+	c = pc_make(s);
+	n = pc_uint(&c, 4);
+	for (size_t i = 0; i < id->n || i < n; i++) {
+		if (i < n) {
+			pc_text(&c, key, sizeof key);
+			pc_text(&c, value, sizeof value);
+		}
+		if (c.bad) {
+			snprintf(err, cap, "its options are not whole");
+			return PM_E_PARTIAL;
+		}
+		if (i >= n || i >= id->n || strcmp(key, id->key[i]) != 0 ||
+		    strcmp(value, id->value[i]) != 0) {
+			const char *k = i < id->n ? id->key[i] : key;
+			snprintf(err, cap, "made with %s=%s, this run has %s=%s", k,
+			         i < n && strcmp(key, k) == 0 ? value : "(none)", k,
+			         i < id->n ? id->value[i] : "(none)");
+			return PM_E_PARTIAL_MISMATCH;
+		}
+	}
+	return PM_OK;
+}
+
+static char *
+copy_text(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+static pm_status
+read_inputs(const struct partial *p, char ***names, size_t *nnames)
+{
+	static char name[4096];
+	struct span s;
+	struct pcursor c;
+	uint64_t n;
+	char **more;
+
+	if (!partial_section(p, inputs_tag, &s))
+		return PM_E_PARTIAL;
+	c = pc_make(s);
+	n = pc_uint(&c, 4);
+	if (c.bad || n > s.len)
+		return PM_E_PARTIAL;
+	if (!(more = realloc(*names, (*nnames + n + 1) * sizeof *more)))
+		return PM_E_NOMEM;
+	*names = more;
+	for (uint64_t i = 0; i < n; i++) {
+		pc_text(&c, name, sizeof name);
+		if (c.bad)
+			return PM_E_PARTIAL;
+		if (!(more[*nnames] = copy_text(name)))
+			return PM_E_NOMEM;
+		++*nnames;
+	}
+	return pc_done(&c) ? PM_OK : PM_E_PARTIAL;
+}
+
+pm_status
+runpart_read(const struct partial *p, struct tally *t, struct diag *d, char ***names,
+             size_t *nnames, char *err, size_t cap)
+{
+	char name[64];
+	struct span s;
+	struct pcursor c;
+	uint64_t n;
+	pm_status st = read_inputs(p, names, nnames);
+
+	if (st != PM_OK) {
+		snprintf(err, cap, "its list of inputs is not whole");
+		return st;
+	}
+	if (!partial_section(p, tally_tag, &s)) {
+		snprintf(err, cap, "it has no byte accounting");
+		return PM_E_PARTIAL;
+	}
+	c = pc_make(s);
+	tally_words(t, add_word, &c);
+	if (!pc_done(&c)) {
+		snprintf(err, cap, "its byte accounting is not whole");
+		return PM_E_PARTIAL;
+	}
+	if (!partial_section(p, diag_tag, &s)) {
+		snprintf(err, cap, "it has no counts of what was said");
+		return PM_E_PARTIAL;
+	}
+	c = pc_make(s);
+	n = pc_uint(&c, 4);
+	for (uint64_t i = 0; i < n && !c.bad; i++) {
+		uint64_t count;
+		pc_text(&c, name, sizeof name);
+		count = pc_uint(&c, 8);
+		for (int k = 1; k < PM_STATUS_COUNT && !c.bad; k++)
+			if (strcmp(name, pm_status_name((pm_status)k)) == 0)
+				diag_count(d, (pm_status)k, count);
+	}
+	if (!pc_done(&c)) {
+		snprintf(err, cap, "its counts of what was said are not whole");
+		return PM_E_PARTIAL;
+	}
+	return PM_OK;
+}
