@@ -428,12 +428,13 @@ stat_cell(const struct series_report *r, size_t c, const struct stat *st,
 static const char *
 row_text(const struct series_report *r, const struct row *w, enum rpt_text t)
 {
-	const struct bound *b = &r->bound[w->key];
+	const struct bound *b;
 
 	if (t == TEXT_SOURCE)
 		return sources_name(r->src, w->source);
 	if (r->def->rows == ROWS_INSTANCE)
 		return t == TEXT_INSTANCE ? r->instances[w->key] : "";
+	b = &r->bound[w->key];
 	switch (t) {
 	case TEXT_OBJECT: return b->object;
 	case TEXT_COUNTER: return b->counter;

@@ -73,6 +73,34 @@ START_TEST(column_resolved)
 }
 END_TEST
 
+START_TEST(series_builtins_resolved)
+{
+	const struct rpt_column *c;
+
+	ck_assert_msg(parse(perf_rpt) == PM_OK, "%s", err);
+	ck_assert_int_eq(def.rows, ROWS_COUNTER);
+	ck_assert_str_eq(def.object, "");
+	ck_assert_int_eq(def.cols[0].text, TEXT_OBJECT);
+	ck_assert_int_eq(def.cols[3].text, TEXT_TYPE);
+	c = &def.cols[4];
+	ck_assert_str_eq(c->name, "samples");
+	ck_assert(c->series);
+	ck_assert_int_eq(c->show, SHOW_SAMPLES);
+	ck_assert_msg(parse(win_cpu_rpt) == PM_OK, "%s", err);
+	ck_assert_int_eq(def.rows, ROWS_INSTANCE);
+	ck_assert_str_eq(def.object, "Processor");
+	ck_assert_int_eq(def.cols[0].text, TEXT_INSTANCE);
+	c = &def.cols[2];
+	ck_assert_str_eq(c->name, "processor_max_pct");
+	ck_assert_str_eq(c->counter, "% Processor Time");  /* quoted, blanks kept */
+	ck_assert_int_eq(c->show, SHOW_MAX);
+	ck_assert_uint_eq(c->decimals, 2);
+	ck_assert_str_eq(c->heading, "peak%");
+	ck_assert_int_eq(def.cols[1].show, SHOW_VALUE);     /* the default */
+	ck_assert_msg(parse(win_disk_rpt) == PM_OK, "%s", err);
+}
+END_TEST
+
 START_TEST(each_bucket_expands)
 {
 	ck_assert_msg(parse("each bucket\n"
@@ -142,6 +170,36 @@ static const struct {
 	  "t.rpt:1: no columns" },
 	{ "column x heading=\"open\n",
 	  "t.rpt:1: unterminated quote" },
+	/* series reports */
+	{ "rows instance\ncolumn i text=instance\ncolumn x counter=6\n",
+	  "t.rpt:3: 'rows instance' needs 'object NAME'" },
+	{ "rows counter\ncolumn x counter=6\n",
+	  "t.rpt:2: column 'x': a row per counter shows its own counter: no counter=" },
+	{ "rows counter\ncolumn x type=PERF_COUNTER_COUNTER\n",
+	  "t.rpt:2: column 'x': a series column takes counter=, show=, scale= and "
+	  "decimals=, not type=, N=, D=, B=, aggregate= or unit=" },
+	{ "rows counter\ncolumn x show=value unit=ms\n",
+	  "t.rpt:2: column 'x': a series column takes counter=, show=, scale= and "
+	  "decimals=, not type=, N=, D=, B=, aggregate= or unit=" },
+	{ "column x text=object\n",
+	  "t.rpt:1: column 'x': text=object is not one of a PMIM report" },
+	{ "rows counter\ncolumn x text=bucket\n",
+	  "t.rpt:2: column 'x': text=bucket is not one of a series report" },
+	{ "rows counter\ncolumn x show=bogus\n",
+	  "t.rpt:2: unknown show 'bogus' (value, samples, min or max)" },
+	{ "rows counter\neach bucket\ncolumn %L show=value\nend\n",
+	  "t.rpt:2: 'each bucket' is not one of a series report" },
+	{ "column x counter=6\n",
+	  "t.rpt:1: column 'x': counter= and show= are for 'rows counter' and "
+	  "'rows instance' reports" },
+	{ "object Processor\nrows instance\n",
+	  "t.rpt:1: 'object' needs 'rows counter' or 'rows instance' first" },
+	{ "rows instance\nobject Processor\ncolumn x text=counter\n",
+	  "t.rpt:3: column 'x': a row per instance has no counter of its own" },
+	{ "rows instance\nobject Processor\ncolumn x show=max\n",
+	  "t.rpt:3: column 'x' needs counter= (a row per instance)" },
+	{ "rows counter\nobject\n",
+	  "t.rpt:2: object wants one name (quote a name with blanks)" },
 };
 
 START_TEST(broken_definitions)
@@ -163,6 +221,7 @@ unit_suite(void)
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(core, builtins_parse);
 	tcase_add_test(core, column_resolved);
+	tcase_add_test(core, series_builtins_resolved);
 	tcase_add_test(core, each_bucket_expands);
 	tcase_add_loop_test(errors, broken_definitions, 0,
 	                    (int)(sizeof broken / sizeof broken[0]));
