@@ -35,6 +35,11 @@ expect_rc() {
 	if [ "$rc" -eq "$want" ]; then pass "exit $want: $*"; else fail "exit $rc, wanted $want: $*"; fi
 }
 
+# has_line FILE PATTERN WHAT: a line of FILE matches
+has_line() {
+	if grep -q -- "$2" "$1"; then pass "$3"; else fail "$3"; head -3 "$1"; fi
+}
+
 # same FILE1 FILE2 WHAT
 same() {
 	if cmp -s "$1" "$2"; then pass "$3"; else fail "$3"; diff -u "$1" "$2" | head -20; fi

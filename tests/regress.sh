@@ -78,10 +78,6 @@ done
 # of fixed length: 2,704 bytes in all).
 gen --framing=pm --start="2026-01-15 06:00" --startup-delay=0 --interval=300 \
 	--intervals=4 --seed=1 -o "$tmp/four.bin"
-# has_line FILE PATTERN WHAT: a line of FILE matches
-has_line() {
-	if grep -q -- "$2" "$1"; then pass "$3"; else fail "$3"; head -3 "$1"; fi
-}
 
 # A short first interval (8 s) whose INTDBIR holds 2,268 waits totalling
 # 1,105.7829 s, the highest 18.3287 s: many tasks waited at once, and one
