@@ -552,8 +552,9 @@ print_summary(struct diag *d, const struct tally *t, const struct pipeline *p,
 	             (unsigned long long)t->bytes_read, (unsigned long long)t->used,
 	             (unsigned long long)t->skipped, (unsigned long long)t->damaged);
 	if (c->inputs && c->inputs == files)
-		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshots of %zu system%s",
-		         (unsigned long long)snapshots, c->nsystems, c->nsystems == 1 ? "" : "s");
+		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshot%s of %zu system%s",
+		         (unsigned long long)snapshots, snapshots == 1 ? "" : "s", c->nsystems,
+		         c->nsystems == 1 ? "" : "s");
 	else
 		snprintf(line + n, sizeof line - (size_t)n, "%llu SMF records (%llu spanned), "
 		         "%llu PM records; %llu intervals (%llu complete, %llu incomplete)",

@@ -1,7 +1,8 @@
 #!/bin/sh
 # winperf.sh: PERF_DATA_BLOCKs written by Windows 10 and Wine
 # (../shared/data/real-perf/, see its README), walked and listed; the raw
-# values checked against values worked out by hand from the bytes below.
+# values checked against values worked out by hand from the bytes below,
+# and the series reports' cooked values (perf, win-cpu) against them.
 # Skipped where ../shared/ is absent, as on a user's fresh clone.
 #
 # sample_system_perf_data_block.bin (xxd offsets, all little-endian):
@@ -11,8 +12,9 @@
 #   2020-03-(wday 3)-18 18:54:03.988.
 #   Object at 104: TotalByteLength 0x370 = 880, DefinitionLength 0x310 =
 #   784, HeaderLength 0x40 = 64, title 2, NumCounters 0x12 = 18,
-#   NumInstances ff ff ff ff = -1, PerfTime (0x90) 0x01d5fd56983467e8 =
-#   132290312439883752, PerfFreq 0x989680 = 10000000. Its counter block
+#   NumInstances (0x90) ff ff ff ff = -1, PerfTime (0x98 = 104 + 48)
+#   0x01d5fd56983467e8 = 132290312439883752, PerfFreq (0xa0) 0x989680 =
+#   10000000. Its counter block
 #   is at 104 + 784 = 888 = 0x378 (ByteLength 0x60 = 96).
 #   Processes (248 = 0xf8): definition at 0x260, type 0x00010000
 #     (RAWCOUNT), size 4, CounterOffset 0x44 = 68: 0x378 + 68 = 0x3bc,
@@ -112,6 +114,91 @@ grep -q "PERF_DATA_BLOCK" "$tmp/last.err" && pass "intervals report: says why" |
 [ ! -s "$tmp/last.out" ] && pass "intervals report: no PMIM output" ||
 	fail "intervals report: no PMIM output"
 
+# ---- the series reports on the real blocks. One snapshot each: only the
+# one-sample types (raw counts, raw fractions, elapsed time) have a value.
+expect_rc 0 rpt --report=perf --by=interval -o "$tmp/perf.csv" "$sys" "$cpu"
+for want in "GETAWAY,2020-03-18 18:54:03.988,2020-03-18 18:54:03.988,2,,248,PERF_COUNTER_RAWCOUNT,1,201.000000,201.000000,201.000000" \
+	"GETAWAY,2020-03-18 18:54:03.988,2020-03-18 18:54:03.988,2,,250,PERF_COUNTER_RAWCOUNT,1,2569.000000,2569.000000,2569.000000"; do
+	grep -qxF "$want" "$tmp/perf.csv" && pass "perf: $want" || fail "perf: $want"
+done
+# % Registry Quota In Use, RAW_FRACTION: 100 x 171638764 / 4294967295
+quota=$(awk 'BEGIN { printf "%.6f", 100 * 171638764 / 4294967295 }')
+got=$(awk -F, '$4 == 2 && $6 == 1350 && $7 == "PERF_RAW_FRACTION" && $8 == 1 { print $9 }' "$tmp/perf.csv")
+[ "$got" = "$quota" ] && pass "perf: % Registry Quota In Use $got = 100 x 171638764 / 4294967295" ||
+	fail "perf: % Registry Quota In Use $got, wanted $quota"
+
+# System Up Time (ELAPSED_TIME) from the raw bytes, walked as COUNTERS.md
+# (appendix) lays them out. le FILE OFFSET BYTES: the little-endian
+# unsigned number at OFFSET, read byte by byte (the host's order does not
+# matter); of 8 bytes its 32-bit halves "HI LO", as awk's doubles cannot
+# hold 64 bits.
+le() {
+	od -A n -t u1 -j "$2" -N "$3" "$1" | awk -v n="$3" '
+		{ for (i = 1; i <= NF; i++) b[k++] = $i }
+		END {
+			lo = 0; for (i = 3; i >= 0; i--) lo = lo * 256 + b[i]
+			if (n == 4) { printf "%.0f\n", lo; exit }
+			hi = 0; for (i = 7; i >= 4; i--) hi = hi * 256 + b[i]
+			printf "%.0f %.0f\n", hi, lo
+		}'
+}
+# PERF_DATA_BLOCK: HeaderLength @24 is the offset of the first object (104).
+# PERF_OBJECT_TYPE: DefinitionLength @4, HeaderLength @8, NumCounters @32,
+# PerfTime @48 and PerfFreq @56 (the object's clock: 0x98 and 0xa0 here).
+# The counter definitions follow its header, each ByteLength @0 long, title
+# @4, CounterOffset @36 into the counter block, which (NumInstances -1)
+# starts at the object + DefinitionLength.
+obj=$(le "$sys" 24 4)
+odef=$(le "$sys" $((obj + 4)) 4)
+d=$((obj + $(le "$sys" $((obj + 8)) 4)))
+n=$(le "$sys" $((obj + 32)) 4)
+off=
+while [ "$n" -gt 0 ]; do
+	[ "$(le "$sys" $((d + 4)) 4)" -eq 674 ] && off=$(le "$sys" $((d + 36)) 4)
+	d=$((d + $(le "$sys" "$d" 4)))
+	n=$((n - 1))
+done
+if [ -n "$off" ]; then
+	# (PerfTime - N) / PerfFreq: the difference is well within 2^53; whole
+	# seconds, then the remainder rounded half up at the 6th place
+	uptime=$(echo "$(le "$sys" $((obj + 48)) 8) $(le "$sys" $((obj + odef + off)) 8) $(le "$sys" $((obj + 56)) 8)" |
+		awk '{ d = ($1 - $3) * 4294967296 + ($2 - $4); f = $5 * 4294967296 + $6
+		       q = int(d / f); r = d - q * f; u = int((2 * r * 1000000 + f) / (2 * f))
+		       if (u == 1000000) { q++; u = 0 }
+		       printf "%.0f.%06d\n", q, u }')
+	pass "System Up Time's counter found at offset $((obj + odef + off)): $uptime s"
+else
+	uptime=none
+	fail "System Up Time's counter definition not found"
+fi
+got=$(awk -F, '$4 == 2 && $6 == 674 && $7 == "PERF_ELAPSED_TIME" && $8 == 1 { print $9 }' "$tmp/perf.csv")
+[ "$got" = "$uptime" ] && pass "perf: System Up Time $got from the bytes" ||
+	fail "perf: System Up Time $got, the bytes say $uptime"
+case $got in 85515.488*) pass "perf: System Up Time 85515.488 s" ;; *) fail "perf: System Up Time $got, not 85515.488 s" ;; esac
+# the Processor object: its one raw count (1336, DPC Rate) for the 9
+# instances in the block's order; its two-sample counters have no row
+names=$(awk -F, '$4 == 238 && $6 == 1336 { printf "%s,", $5 }' "$tmp/perf.csv")
+[ "$names" = "0,1,2,3,4,5,6,7,_Total," ] && pass "perf: Processor instances 0-7, _Total in order" ||
+	fail "perf: Processor instances $names"
+n=$(awk -F, '$4 == 238' "$tmp/perf.csv" | wc -l)
+[ "$n" -eq 9 ] && pass "perf: 9 Processor rows, DPC Rate only" || fail "perf: $n Processor rows"
+expect_rc 0 rpt --report=perf --format=text --run-time="2025-03-04 07:00" "$sys"
+grep -q "^GETAWAY .* 248  *PERF_COUNTER_RAWCOUNT  *1  *201.000000 " "$tmp/last.out" &&
+	grep -q "^Run: *2025-03-04 07:00:00$" "$tmp/last.out" &&
+	pass "perf --format=text: Processes 201" || fail "perf --format=text: Processes 201"
+# win-cpu: every column is a two-sample counter, and one snapshot makes no
+# window: no row at all (in total and by interval), not rows without
+# values; a run that selects nothing warns (exit 4)
+for by in total interval; do
+	expect_rc 4 rpt --report=win-cpu --by=$by "$cpu"
+	grep -q '^pmimrpt: warning: nothing selected: ' "$tmp/last.err" &&
+		pass "win-cpu by $by, one snapshot: nothing selected" || fail "win-cpu by $by, one snapshot: $(cat "$tmp/last.err")"
+	[ "$(wc -l < "$tmp/last.out")" -eq 1 ] && head -1 "$tmp/last.out" | grep -q '^source,period_start,period_end,instance,processor_pct,' &&
+		pass "win-cpu by $by, one snapshot: the heading, no rows" || fail "win-cpu by $by, one snapshot: $(wc -l < "$tmp/last.out") lines"
+done
+expect_rc 4 rpt --report=win-cpu --format=text --run-time="2025-03-04 07:00" "$cpu"
+grep -q '^(no rows)$' "$tmp/last.out" && grep -q '^Period: *no values selected' "$tmp/last.out" &&
+	pass "win-cpu --format=text, one snapshot: (no rows)" || fail "win-cpu --format=text, one snapshot"
 # every chunk size reads alike; cut short at every offset, every byte is
 # accounted for (the accounting check exits 8 otherwise)
 cat "$sys" "$cpu" > "$tmp/two.bin"

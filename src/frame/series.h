@@ -9,8 +9,9 @@
  * window between this sample and the source's previous one (two-sample
  * types: the deltas, in the clock of the type's time base) or the sample
  * itself (one-sample types), as engine windows (struct counter_window),
- * ready for the accumulators. The frame and everything it points to are
- * the reader's, valid for the call that hands them on. */
+ * ready for the accumulators. The frame and its catalogue are the
+ * reader's, valid for the call that hands them on; the names a series
+ * points to stay valid until the reader is closed. */
 #ifndef SERIES_H
 #define SERIES_H
 
@@ -45,6 +46,8 @@ struct series_frame {
 	const struct series_value *v;
 	size_t n;
 	const struct series *catalogue; /* every series so far, by index */
+	size_t nseries;         /* in the catalogue: a series may come
+	                           before it has a value (a first sample) */
 };
 
 typedef void (*series_fn)(const struct series_frame *f, void *ctx);

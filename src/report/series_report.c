@@ -13,8 +13,14 @@
 #define NO_STAT UINT16_MAX
 
 /* One counter of a group row: the engine's accumulator, and the windows
- * of its least and largest value. */
+ * of its least and largest value. An elapsed time's group value is the
+ * mean of its snapshots' values, as for every one-sample type (the
+ * engine's ELAPSED_TIME average, the latest time since the earliest
+ * start, spans reboots): its accumulator is a raw count of D - N, in
+ * ticks of tb. */
 struct stat {
+	enum counter_type type;     /* the counter's */
+	uint64_t tb;                /* an elapsed time's clock */
 	struct counter_acc acc;
 	struct counter_window lo, hi;
 	double lo_v, hi_v;
@@ -69,7 +75,11 @@ struct series_report {
 	size_t ncells;
 	int64_t frame_no;
 	uint64_t values, left_out;
-	uint64_t offered, of_sources, of_rows; /* what the selections kept */
+	uint64_t offered, of_sources; /* snapshots, and those of --source */
+	uint64_t of_rows;       /* values of the report's rows */
+	size_t seen;            /* series of the catalogue bound so far */
+	uint64_t series_kept;   /* series of the report's rows, with or
+	                           without a value */
 	int64_t first, last;
 };
 
@@ -360,17 +370,26 @@ add_value(struct stat *st, const struct bound *b, const struct series_value *v)
 	counter_u128 num, den;
 	double x;
 
+	struct counter_window w = v->w;
+	bool elapsed = b->type == CT_PERF_ELAPSED_TIME;
+
 	if (!st->typed) {
-		counter_acc_init(&st->acc, b->type);
+		st->type = b->type;
+		st->tb = w.tb;
+		counter_acc_init(&st->acc, elapsed ? CT_PERF_COUNTER_LARGE_RAWCOUNT : b->type);
 		st->typed = true;
 	}
-	if (st->acc.type != b->type)
+	if (st->type != b->type)
 		return;  /* one counter name, two types: the first kept */
-	if (v->reset) {
+	if (elapsed && !v->reset && w.n && w.n <= w.d && w.tb && w.tb == st->tb)
+		w = (struct counter_window){ .n = v->w.d - v->w.n };
+	else if (elapsed)
+		w.tb = 0;  /* never started, or another clock: no value */
+	if (v->reset || (elapsed && w.tb)) {
 		counter_acc_add_none(&st->acc);
 		return;
 	}
-	if (counter_acc_add(&st->acc, &v->w) != PM_OK ||
+	if (counter_acc_add(&st->acc, &w) != PM_OK ||
 	    counter_window_fraction(b->type, &v->w, &num, &den) != PM_OK)
 		return;
 	x = (double)num / (double)den;
@@ -407,7 +426,13 @@ stat_cell(const struct series_report *r, size_t c, const struct stat *st,
 		return;
 	switch (r->def->cols[c].show) {
 	case SHOW_VALUE:
-		metric_figure(&r->fmt[c], &st->acc, out);
+		if (st->type == CT_PERF_ELAPSED_TIME) {
+			struct metric_fmt f = r->fmt[c];
+			if (!__builtin_mul_overflow(f.scale_den, st->tb, &f.scale_den))
+				metric_figure(&f, &st->acc, out);
+		} else {
+			metric_figure(&r->fmt[c], &st->acc, out);
+		}
 		break;
 	case SHOW_SAMPLES:
 		out->kind = SINK_INTEGER;
@@ -416,7 +441,7 @@ stat_cell(const struct series_report *r, size_t c, const struct stat *st,
 	case SHOW_MIN:
 	case SHOW_MAX:
 		if (st->ranged)
-			metric_window_figure(&r->fmt[c], st->acc.type,
+			metric_window_figure(&r->fmt[c], st->type,
 			                     r->def->cols[c].show == SHOW_MIN ? &st->lo : &st->hi,
 			                     out);
 		break;
@@ -480,10 +505,14 @@ series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
 
-	r->offered += f->n;
+	r->offered++;
 	if (!source_filter_keeps(&r->filter, f->source))
 		return;
-	r->of_sources += f->n;
+	r->of_sources++;
+	for (; r->seen < f->nseries; r->seen++) {
+		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
+		r->series_kept += b && b->kept && f->catalogue[r->seen].source == f->source;
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct series_value *v = &f->v[i];
 		const struct bound *b = bound_of(r, f, v->series);
@@ -526,6 +555,9 @@ series_report_what_matched_nothing(const struct series_report *r, char *out, siz
 		return false;
 	if (!r->of_sources)
 		snprintf(out, cap, "no snapshot of the systems given (--source)");
+	else if (!r->of_rows && r->series_kept)
+		snprintf(out, cap, "no window: report '%s' shows counters of two snapshots "
+		         "of a system, and each system has one", def->name);
 	else if (!r->of_rows && def->rows == ROWS_INSTANCE)
 		snprintf(out, cap, "no counter of report '%s' in object '%s'", def->name,
 		         def->object);

@@ -320,10 +320,9 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s)
 	}
 	f = (struct series_frame){ .source = source, .start = y->serial ? y->time : s->time,
 	                           .end = s->time, .v = c->vals, .n = n,
-	                           .catalogue = c->cat };
+	                           .catalogue = c->cat, .nseries = c->n };
 	*y = (struct system){ .time = s->time, .perf_time = s->perf_time,
 	                      .time_100ns = s->perf_time_100ns, .serial = y->serial + 1 };
-	if (n)
-		c->emit(&f, c->ctx);
+	c->emit(&f, c->ctx);
 	return PM_OK;
 }

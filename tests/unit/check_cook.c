@@ -54,6 +54,7 @@ struct got_frame {
 
 static struct got_frame got[MAX_FRAMES];
 static size_t ngot;
+static size_t nempty;      /* frames without values (first snapshots), apart */
 static struct sources src;
 static struct wp_cook *cook;
 
@@ -63,6 +64,10 @@ capture(const struct series_frame *f, void *ctx)
 	struct got_frame *g;
 
 	ck_assert_ptr_eq(ctx, got);
+	if (f->n == 0) {
+		nempty++;
+		return;
+	}
 	ck_assert_uint_lt(ngot, MAX_FRAMES);
 	ck_assert_uint_le(f->n, MAX_VALUES);
 	g = &got[ngot++];
@@ -124,7 +129,7 @@ source_id(const char *name)
 static void
 setup(void)
 {
-	ngot = 0;
+	ngot = nempty = 0;
 	memset(got, 0, sizeof got);
 	ck_assert(sources_init(&src, 16) == PM_OK);
 	ck_assert(wp_cook_open(&cook, &src, NULL, capture, got) == PM_OK);
@@ -440,7 +445,8 @@ START_TEST(four_byte_wrap_and_64_bit_reset)
 
 	s = wrap_snapshot(100, v1);
 	add(&s);
-	ck_assert_uint_eq(ngot, 0);    /* nothing but two-sample types: no frame */
+	ck_assert_uint_eq(ngot, 0);    /* nothing but two-sample types: no value */
+	ck_assert_uint_eq(nempty, 1);  /* but the snapshot's frame */
 	s = wrap_snapshot(110, v2);
 	add(&s);
 	ck_assert_uint_eq(ngot, 1);
@@ -565,6 +571,7 @@ START_TEST(object_with_zero_instances_gives_nothing)
 	add(&s);
 	add(&s);
 	ck_assert_uint_eq(ngot, 0);
+	ck_assert_uint_eq(nempty, 2);
 }
 END_TEST
 
