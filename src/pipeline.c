@@ -302,6 +302,12 @@ pipeline_census(const struct pipeline *p)
 	return &p->census;
 }
 
+struct coverage *
+pipeline_coverage(const struct pipeline *p)
+{
+	return p->coverage;
+}
+
 uint64_t
 pipeline_resets(const struct pipeline *p)
 {

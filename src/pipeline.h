@@ -80,6 +80,9 @@ const struct census *pipeline_census(const struct pipeline *p);
  * a counter went back (a reboot, a reset). */
 uint64_t pipeline_resets(const struct pipeline *p);
 
+/* The time covered, for partials (pmim/coverage.h). */
+struct coverage *pipeline_coverage(const struct pipeline *p);
+
 void pipeline_close(struct pipeline *p);
 
 #endif

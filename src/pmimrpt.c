@@ -896,7 +896,9 @@ merge_partials(struct run *r)
 
 		if (st == PM_OK && (st = runpart_check(&p, &r->identity, err, sizeof err)) == PM_OK &&
 		    (st = runpart_read(&p, &r->merged, &r->diag, &r->merged_inputs, &r->nmerged,
-		                       err, sizeof err)) == PM_OK)
+		                       err, sizeof err)) == PM_OK &&
+		    (st = coverage_import(pipeline_coverage(r->p), &p, &r->sources, path, err,
+		                          sizeof err)) == PM_OK)
 			st = report_import(r->rep, &p, &r->sources, err, sizeof err);
 		partial_free(&p);
 		if (st == PM_OK)
@@ -1130,6 +1132,7 @@ write_partial(struct run *r)
 		runpart_write(&w, &r->identity,
 		              r->ninputs ? (const char *const *)r->inputs : &stdin_name,
 		              r->ninputs ? (size_t)r->ninputs : 1, pipeline_tally(r->p), &r->diag);
+	coverage_export(pipeline_coverage(r->p), &w);
 	report_export(r->rep, &w);
 	return pw_close(&w);
 }

@@ -102,6 +102,14 @@ expect_rc 8 rpt --merge --report=waits --by=hour "$tmp/d1.bin"
 has_line "$tmp/last.err" "not a pmimrpt partial" "a dump given to --merge: refused"
 expect_rc 8 rpt --merge --report=waits --by=hour "$part" "$tmp/altered.part"
 has_line "$tmp/last.err" "altered.part" "one bad partial among good ones: the merge fails"
+# The same input in two partials: said at the merge, exit 4 (a merge cannot
+# take the repeated intervals out, as one run does: it says they count twice).
+cp "$tmp/d2.bin" "$tmp/copy.bin"
+rpt --partial --report=waits --by=hour -o "$tmp/copy.part" "$tmp/copy.bin" 2>/dev/null
+rpt --partial --report=waits --by=hour -o "$tmp/d2.bin.part" "$tmp/d2.bin" 2>/dev/null
+expect_rc 4 rpt --merge --report=waits --by=hour "$tmp/d2.bin.part" "$tmp/copy.part"
+has_line "$tmp/last.err" "copy.part: repeated intervals of S2A from .*, from .*copy.bin at offset [0-9]*, repeat time already merged from .*d2.bin at offset [0-9]*: counted twice" \
+	"partials of the same time: said as repeats, with both inputs"
 expect_rc 12 rpt --partial --report=intervals "$tmp/d1.bin"
 expect_rc 12 rpt --partial --report=waits --by=interval "$tmp/d1.bin"
 finish

@@ -41,6 +41,8 @@ struct source_cover {
 
 struct coverage {
 	struct coverage_opts o;
+	char **files;           /* the inputs of ranges read from partials */
+	size_t nfiles;
 	const struct sources *src;
 	struct diag *diag;
 	struct tally *tally;
@@ -342,5 +344,133 @@ coverage_close(struct coverage *c)
 		free(c->by_source[s].by[BY_INCOMPLETE].r);
 	}
 	free(c->by_source);
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
 	free(c);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Partials */
+
+static const char cover_tag[4] = { 'C', 'O', 'V', 'R' };
+
+void
+coverage_export(const struct coverage *c, struct pwriter *w)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < c->nsources; s++)
+		n += c->by_source[s].by[BY_COMPLETE].n + c->by_source[s].by[BY_INCOMPLETE].n;
+	pw_section(w, cover_tag);
+	pw_uint(w, 8, n);
+	for (size_t s = 0; s < c->nsources; s++)
+		for (int k = BY_COMPLETE; k <= BY_INCOMPLETE; k++)
+			for (size_t i = 0; i < c->by_source[s].by[k].n; i++) {
+				const struct range *r = &c->by_source[s].by[k].r[i];
+				pw_text(w, sources_name(c->src, (uint32_t)s));
+				pw_uint(w, 1, k == BY_COMPLETE);
+				pw_i64(w, r->start);
+				pw_i64(w, r->end);
+				pw_i64(w, r->anchor);
+				pw_i64(w, r->step);
+				pw_uint(w, 8, r->on_grid);
+				pw_uint(w, 8, r->offset);
+				pw_text(w, r->file ? r->file : "-");
+			}
+	pw_end_section(w);
+}
+
+/* A lasting copy of an input's name, for the ranges that name it. */
+static const char *
+file_name(struct coverage *c, const char *name)
+{
+	char **more;
+	size_t n = strlen(name) + 1;
+
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], name) == 0)
+			return c->files[i];
+	if (!(more = realloc(c->files, (c->nfiles + 1) * sizeof *more)))
+		return NULL;
+	c->files = more;
+	if (!(more[c->nfiles] = malloc(n)))
+		return NULL;
+	memcpy(more[c->nfiles], name, n);
+	return c->files[c->nfiles++];
+}
+
+/* One range of a partial: said when it meets time covered already (its
+ * intervals are in the merge twice), else covered. */
+static void
+import_range(struct coverage *c, uint32_t source, bool complete, const struct range *in,
+             const char *partial)
+{
+	struct source_cover *sc = source_cover(c, source, in->offset);
+	const struct range *met;
+	char from[TZONE_TEXT], to[TZONE_TEXT];
+	enum coverage_verdict v;
+
+	if (!sc)
+		return;
+	v = judge(sc, complete, in->start, in->end, &met);
+	if (v == COVER_NEW) {
+		cover(c, &sc->by[complete ? BY_COMPLETE : BY_INCOMPLETE], in->start, in->end,
+		      in->offset, in->file);
+		return;
+	}
+	tzone_format(c->o.zone, in->start, from);
+	tzone_format(c->o.zone, in->end, to);
+	diag_at(c->diag, PM_E_PARTIAL_OVERLAP,
+	        DIAG_NO_OFFSET, "%s: %s intervals of %s from %s to %s, from %s at offset "
+	        "%llu, %s time already merged from %s at offset %llu: counted twice",
+	        partial, v == COVER_DUPLICATE ? "repeated" : "overlapping",
+	        sources_name(c->src, source), from, to, in->file,
+	        (unsigned long long)in->offset, v == COVER_DUPLICATE ? "repeat" : "overlap",
+	        met->file ? met->file : "(stdin)",
+	        (unsigned long long)met->offset);
+}
+
+pm_status
+coverage_import(struct coverage *c, const struct partial *p, struct sources *src,
+                const char *partial, char *err, size_t cap)
+{
+	char name[SOURCE_NAME_MAX], file[4096];
+	struct span s;
+	struct pcursor k;
+	uint64_t n;
+	uint32_t source;
+	pm_status st;
+
+	if (!partial_section(p, cover_tag, &s)) {
+		snprintf(err, cap, "it has no time covered");
+		return PM_E_PARTIAL;
+	}
+	k = pc_make(s);
+	n = pc_uint(&k, 8);
+	for (uint64_t i = 0; i < n && !k.bad; i++) {
+		struct range r;
+		bool complete;
+		pc_text(&k, name, sizeof name);
+		complete = pc_uint(&k, 1) != 0;
+		r.start = pc_i64(&k);
+		r.end = pc_i64(&k);
+		r.anchor = pc_i64(&k);
+		r.step = pc_i64(&k);
+		r.on_grid = pc_uint(&k, 8);
+		r.offset = pc_uint(&k, 8);
+		pc_text(&k, file, sizeof file);
+		if (k.bad || r.end < r.start || r.step < 0)
+			break;
+		if ((st = sources_intern(src, name, strlen(name), &source)) != PM_OK)
+			return st;
+		if (!(r.file = file_name(c, file)))
+			return PM_E_NOMEM;
+		import_range(c, source, complete, &r, partial);
+	}
+	if (!pc_done(&k)) {
+		snprintf(err, cap, "its time covered is not whole");
+		return PM_E_PARTIAL;
+	}
+	return PM_OK;
 }

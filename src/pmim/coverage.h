@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "core/diag.h"
+#include "core/partial.h"
 #include "pmim/reasm.h"
 #include "core/sources.h"
 #include "core/tally.h"
@@ -64,5 +65,14 @@ enum coverage_verdict coverage_judge(const struct coverage *c, uint32_t source,
 void coverage_finish(struct coverage *c);
 
 void coverage_close(struct coverage *c);
+
+/* Partials (core/partial.h): every range covered, by source name, with
+ * its first input; and a partial's ranges read back. A range that meets
+ * time an earlier partial covered is said as repeated (its intervals are
+ * in the merged report twice: a merge cannot take them out); the others
+ * are covered. PM_E_PARTIAL with why in err, PM_E_NOMEM. */
+void coverage_export(const struct coverage *c, struct pwriter *w);
+pm_status coverage_import(struct coverage *c, const struct partial *p, struct sources *src,
+                          const char *partial, char *err, size_t cap);
 
 #endif
