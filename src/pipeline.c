@@ -56,7 +56,7 @@ take_snapshot(const struct wp_snapshot *s, uint64_t offset, void *ctx)
 	pm_status st = wp_census_add(&p->census, p->sources, s);
 
 	if (st == PM_OK && p->cook)
-		st = wp_cook_add(p->cook, s);
+		st = wp_cook_add(p->cook, s, p->diag->file);
 	if (st != PM_OK)
 		diag_at(p->diag, st, (int64_t)offset, "system '%s'", s->system);
 }

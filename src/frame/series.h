@@ -40,6 +40,7 @@ struct series_value {
 
 struct series_frame {
 	uint32_t source;
+	const char *input;      /* the name of the input it was read from */
 	int64_t start;          /* the previous sample's time: two-sample
 	                           values' windows start there */
 	int64_t end;            /* this sample's time (UTC stamps, frame.h) */

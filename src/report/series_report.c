@@ -31,18 +31,32 @@ struct stat {
 /* A group row. */
 struct row {
 	uint32_t source;
-	uint32_t key;           /* its series (rows counter) or instance */
+	uint32_t key;           /* its names: a text of keys */
 	int64_t period;         /* a period start, 0 (total), a frame number */
 	int64_t first, last;    /* the span of its values */
 	size_t slot;            /* its place in the index */
+	uint32_t input;         /* where it first appeared: a text of inputs, */
+	uint64_t seq;           /* and the rows made before it in that run */
 };
 
-/* What the report makes of a series, found once. */
+/* Texts the report owns, each once, by number. */
+struct texts {
+	char **t;
+	size_t n, cap;
+	uint32_t *index;        /* open addressing: number + 1, 0 empty */
+	size_t index_cap;
+};
+
+/* What the report makes of a series, found once. A row's key is the
+ * names that make it, as one text (fields split by KEY_SEP): the series'
+ * object, counter, instance and type name (rows counter), or its instance
+ * (rows instance); by names, so that rows of partials merge. */
+#define KEY_SEP '\x1f'
+
 struct bound {
 	bool known, kept;
-	uint32_t key;           /* the row key */
+	uint32_t key;           /* the row key: a text of keys */
 	uint16_t stat;          /* its counter among a row's */
-	const char *object, *counter, *instance;
 	enum counter_type type;
 };
 
@@ -58,11 +72,12 @@ struct series_report {
 	size_t nstats;                       /* per row */
 	struct bound *bound;
 	size_t nbound;
-	/* instance names of rows instance, their ids by the index */
-	const char **instances;
-	size_t ninstances, instances_cap;
-	uint32_t *inst_index;
-	size_t inst_index_cap;
+	struct texts keys;      /* the rows' keys */
+	struct texts inputs;    /* the inputs rows first appeared in */
+	uint64_t seq;           /* rows made */
+	bool merged;            /* rows came from partials: written in order
+	                           of (input name, seq), as one run over the
+	                           inputs in name order writes them */
 	/* rows, their stats and their index by (source, period, key) */
 	struct row *rows;
 	size_t nrows, rows_cap;
@@ -82,6 +97,70 @@ struct series_report {
 	                           without a value */
 	int64_t first, last;
 };
+
+static uint64_t
+hash_text(const char *s)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return h;
+}
+
+static bool
+texts_rehash(struct texts *x)
+{
+	size_t cap = x->index_cap ? x->index_cap * 2 : 256;
+	uint32_t *t = calloc(cap, sizeof *t);
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < x->n; i++) {
+		size_t at = (size_t)hash_text(x->t[i]) & (cap - 1);
+		while (t[at])
+			at = (at + 1) & (cap - 1);
+		t[at] = (uint32_t)(i + 1);
+	}
+	free(x->index);
+	x->index = t;
+	x->index_cap = cap;
+	return true;
+}
+
+/* The number of text s, a copy added when new; false out of memory. */
+static bool
+texts_intern(struct texts *x, const char *s, uint32_t *id)
+{
+	size_t at, n = strlen(s) + 1;
+
+	if (2 * (x->n + 1) > x->index_cap && !texts_rehash(x))
+		return false;
+	at = (size_t)hash_text(s) & (x->index_cap - 1);
+	for (; x->index[at]; at = (at + 1) & (x->index_cap - 1))
+		if (strcmp(x->t[x->index[at] - 1], s) == 0) {
+			*id = x->index[at] - 1;
+			return true;
+		}
+	if (x->n >= UINT32_MAX - 1 ||
+	    !grow_table((void **)&x->t, &x->cap, x->n + 1, sizeof *x->t) ||
+	    !(x->t[x->n] = malloc(n)))
+		return false;
+	memcpy(x->t[x->n], s, n);
+	x->index[at] = (uint32_t)(x->n + 1);
+	*id = (uint32_t)x->n++;
+	return true;
+}
+
+static void
+texts_free(struct texts *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->t[i]);
+	free(x->t);
+	free(x->index);
+	*x = (struct texts){ 0 };
+}
 
 /* Whether a series' object or counter, number and name, is the one a
  * definition names: by a decimal number, the reader's names for it, or
@@ -179,8 +258,8 @@ series_report_close(struct series_report *r)
 		return;
 	source_filter_free(&r->filter);
 	free(r->bound);
-	free(r->instances);
-	free(r->inst_index);
+	texts_free(&r->keys);
+	texts_free(&r->inputs);
 	free(r->rows);
 	free(r->stats);
 	free(r->index);
@@ -192,58 +271,43 @@ series_report_close(struct series_report *r)
 /* ---------------------------------------------------------------------- */
 /* Binding series to rows */
 
-static uint64_t
-hash_text(const char *s)
+
+/* Field k of a key, n bytes at the pointer returned. */
+static const char *
+key_field(const char *key, unsigned k, size_t *n)
 {
-	uint64_t h = UINT64_C(1469598103934665603);
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-	return h;
-}
-
-static bool
-rehash_instances(struct series_report *r)
-{
-	size_t cap = r->inst_index_cap ? r->inst_index_cap * 2 : 256;
-	uint32_t *t = calloc(cap, sizeof *t);
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < r->ninstances; i++) {
-		size_t at = (size_t)hash_text(r->instances[i]) & (cap - 1);
-		while (t[at])
-			at = (at + 1) & (cap - 1);
-		t[at] = (uint32_t)(i + 1);
-	}
-	free(r->inst_index);
-	r->inst_index = t;
-	r->inst_index_cap = cap;
-	return true;
-}
-
-/* The id of an instance name (the reader's, which outlives the report's
- * rows), added when new. */
-static bool
-instance_id(struct series_report *r, const char *name, uint32_t *id)
-{
-	size_t at;
-
-	if (2 * (r->ninstances + 1) > r->inst_index_cap && !rehash_instances(r))
-		return false;
-	at = (size_t)hash_text(name) & (r->inst_index_cap - 1);
-	for (; r->inst_index[at]; at = (at + 1) & (r->inst_index_cap - 1))
-		if (strcmp(r->instances[r->inst_index[at] - 1], name) == 0) {
-			*id = r->inst_index[at] - 1;
-			return true;
+	for (; k > 0; k--) {
+		const char *sep = strchr(key, KEY_SEP);
+		if (!sep) {
+			*n = 0;
+			return "";
 		}
-	if (!grow_table((void **)&r->instances, &r->instances_cap, r->ninstances + 1,
-	                sizeof *r->instances))
+		key = sep + 1;
+	}
+	*n = strcspn(key, "\x1f");
+	return key;
+}
+
+/* The key of series s in this report's rows, interned. */
+static bool
+key_of(struct series_report *r, const struct series *s, uint32_t *id)
+{
+	const struct counter_type_info *ti = counter_type_info(s->type);
+	const char *type = ti ? ti->name : "";
+	size_t n = strlen(s->object_name) + strlen(s->counter_name) + strlen(s->instance) +
+	           strlen(type) + 4;
+	char *text;
+	bool ok;
+
+	if (r->def->rows == ROWS_INSTANCE)
+		return texts_intern(&r->keys, s->instance, id);
+	if (!(text = malloc(n)))
 		return false;
-	r->instances[r->ninstances] = name;
-	r->inst_index[at] = (uint32_t)(r->ninstances + 1);
-	*id = (uint32_t)r->ninstances++;
-	return true;
+	snprintf(text, n, "%s%c%s%c%s%c%s", s->object_name, KEY_SEP, s->counter_name, KEY_SEP,
+	         s->instance, KEY_SEP, type);
+	ok = texts_intern(&r->keys, text, id);
+	free(text);
+	return ok;
 }
 
 /* Whether the report keeps series s, and as what. */
@@ -252,14 +316,13 @@ bind_series(struct series_report *r, const struct series *s, uint32_t id, struct
 {
 	const struct rpt_def *def = r->def;
 
-	*b = (struct bound){ .known = true, .key = id, .object = s->object_name,
-	                     .counter = s->counter_name, .instance = s->instance,
-	                     .type = s->type };
+	*b = (struct bound){ .known = true, .type = s->type };
+	(void)id;
 	if (def->object[0] && !names_match(r, def->object, s->object, s->object_name))
 		return true;
 	if (def->rows == ROWS_COUNTER) {
 		b->kept = true;
-		return true;
+		return key_of(r, s, &b->key);
 	}
 	for (size_t k = 0; k < r->nstats && !b->kept; k++) {
 		size_t c = 0;
@@ -270,7 +333,7 @@ bind_series(struct series_report *r, const struct series *s, uint32_t id, struct
 			b->stat = (uint16_t)k;
 		}
 	}
-	return !b->kept || instance_id(r, s->instance, &b->key);
+	return !b->kept || key_of(r, s, &b->key);
 }
 
 /* What the report makes of series id, bound when first seen. */
@@ -338,7 +401,8 @@ grow_rows(struct series_report *r)
 /* The row of (source, period, key), made when new; NULL past --max-groups
  * or out of memory (said once). */
 static struct row *
-find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key)
+find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key,
+         uint32_t input)
 {
 	size_t s;
 
@@ -357,7 +421,9 @@ find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key)
 			        "%zu rows held; values of further rows are left out", r->nrows);
 		return NULL;
 	}
-	r->rows[r->nrows] = (struct row){ source, key, period, INT64_MAX, INT64_MIN, 0 };
+	r->rows[r->nrows] = (struct row){ .source = source, .key = key, .period = period,
+	                                  .first = INT64_MAX, .last = INT64_MIN,
+	                                  .input = input, .seq = r->seq++ };
 	memset(&r->stats[r->nrows * r->nstats], 0, r->nstats * sizeof *r->stats);
 	index_put(r, r->nrows);
 	return &r->rows[r->nrows++];
@@ -448,24 +514,30 @@ stat_cell(const struct series_report *r, size_t c, const struct stat *st,
 	}
 }
 
-/* The text of a row: a row per counter has its series' names; a row per
- * instance, only its instance's (the definition allows no others). */
-static const char *
-row_text(const struct series_report *r, const struct row *w, enum rpt_text t)
+/* The text of a row, from its key: a row per counter has its series'
+ * names; a row per instance, only its instance (the definition allows no
+ * other). */
+static void
+row_text(const struct series_report *r, const struct row *w, enum rpt_text t,
+         struct sink_cell *out)
 {
-	const struct bound *b;
+	static const enum rpt_text fields[] = { TEXT_OBJECT, TEXT_COUNTER, TEXT_INSTANCE,
+	                                        TEXT_TYPE };
+	const char *key = r->keys.t[w->key];
+	size_t n = 0;
 
-	if (t == TEXT_SOURCE)
-		return sources_name(r->src, w->source);
-	if (r->def->rows == ROWS_INSTANCE)
-		return t == TEXT_INSTANCE ? r->instances[w->key] : "";
-	b = &r->bound[w->key];
-	switch (t) {
-	case TEXT_OBJECT: return b->object;
-	case TEXT_COUNTER: return b->counter;
-	case TEXT_INSTANCE: return b->instance;
-	case TEXT_TYPE: return counter_type_info(b->type)->name;
-	default: return "";
+	*out = (struct sink_cell){ .kind = SINK_TEXT };
+	out->v.text.s = "";
+	if (t == TEXT_SOURCE) {
+		text_cell(out, sources_name(r->src, w->source));
+	} else if (r->def->rows == ROWS_INSTANCE) {
+		if (t == TEXT_INSTANCE)
+			text_cell(out, key);
+	} else {
+		for (unsigned k = 0; k < 4; k++)
+			if (fields[k] == t)
+				out->v.text.s = key_field(key, k, &n);
+		out->v.text.n = n;
 	}
 }
 
@@ -484,7 +556,7 @@ emit(struct series_report *r, const struct row *w)
 		if (def->cols[c].series)
 			stat_cell(r, c, &stats[r->col_stat[c]], &cells[3 + c]);
 		else
-			text_cell(&cells[3 + c], row_text(r, w, def->cols[c].text));
+			row_text(r, w, def->cols[c].text, &cells[3 + c]);
 	}
 	r->sink->row(r->sink, cells, false);
 }
@@ -505,9 +577,17 @@ series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
 
+	uint32_t input;
+
 	r->offered++;
 	if (!source_filter_keeps(&r->filter, f->source))
 		return;
+	if (!texts_intern(&r->inputs, f->input ? f->input : "-", &input)) {
+		if (r->left_out++ == 0)
+			diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET,
+			        "values of further counters are left out");
+		return;
+	}
 	r->of_sources++;
 	for (; r->seen < f->nseries; r->seen++) {
 		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
@@ -532,7 +612,7 @@ series_report_frame(const struct series_frame *f, void *ctx)
 			continue;
 		period = r->o.by == BY_TOTAL ? 0 : r->o.by == BY_INTERVAL ? r->frame_no
 		         : period_start(r->o.by, r->o.zone, t);
-		if (!(w = find_row(r, f->source, period, b->key)))
+		if (!(w = find_row(r, f->source, period, b->key, input)))
 			continue;
 		w->first = t < w->first ? t : w->first;
 		w->last = f->end > w->last ? f->end : w->last;

@@ -287,7 +287,7 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, const struct system
 }
 
 pm_status
-wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s)
+wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 {
 	struct series_frame f;
 	struct system *y;
@@ -318,7 +318,7 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s)
 			}
 		}
 	}
-	f = (struct series_frame){ .source = source, .start = y->serial ? y->time : s->time,
+	f = (struct series_frame){ .source = source, .input = input, .start = y->serial ? y->time : s->time,
 	                           .end = s->time, .v = c->vals, .n = n,
 	                           .catalogue = c->cat, .nseries = c->n };
 	*y = (struct system){ .time = s->time, .perf_time = s->perf_time,

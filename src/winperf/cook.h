@@ -34,10 +34,11 @@ pm_status wp_cook_open(struct wp_cook **out, struct sources *src,
                        const struct wp_names *names, series_fn emit, void *ctx);
 void wp_cook_close(struct wp_cook *c);
 
-/* Pair snapshot s with its system's previous one and hand on the frame
+/* Pair snapshot s, read from input (its name), with its system's previous
+ * one and hand on the frame
  * (one for every snapshot, with or without values).
  * PM_E_SOURCE_LIMIT past the sources' maximum, PM_E_NOMEM. */
-pm_status wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s);
+pm_status wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input);
 
 /* Counter windows without a value because time or a counter went back. */
 uint64_t wp_cook_resets(const struct wp_cook *c);

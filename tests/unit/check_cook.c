@@ -114,7 +114,7 @@ must(size_t k, uint32_t counter, const char *inst)
 static void
 add(const struct wp_snapshot *s)
 {
-	ck_assert(wp_cook_add(cook, s) == PM_OK);
+	ck_assert(wp_cook_add(cook, s, "t.perf") == PM_OK);
 }
 
 static uint32_t
