@@ -532,10 +532,9 @@ summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t 
  * PERF_DATA_BLOCK input, the snapshots); what was left out of the reports,
  * and why an exit 4 came, follow only when there is any. */
 static void
-print_summary(struct diag *d, const struct tally *t, const struct pipeline *p,
-              unsigned files)
+print_summary(struct diag *d, const struct tally *t, const struct census *c,
+              uint64_t resets, unsigned files)
 {
-	const struct census *c = pipeline_census(p);
 	uint64_t smf_records = 0, pm_records = 0, snapshots = 0;
 	bool left_out = false, warned = false;
 	char line[1024];
@@ -575,7 +574,7 @@ print_summary(struct diag *d, const struct tally *t, const struct pipeline *p,
 	             t->implausible, "records with implausible figures");
 	if (c->inputs && c->inputs != files)
 		summary_item(line, sizeof line, "; ", &warned, snapshots, "snapshots");
-	summary_item(line, sizeof line, "; ", &warned, pipeline_resets(p),
+	summary_item(line, sizeof line, "; ", &warned, resets,
 	             "counter windows without a value (a reboot or a reset)");
 	diag_say(d, SC_OK, "%s", line);
 }
@@ -633,7 +632,9 @@ struct run {
 	struct progress progress;
 	struct wp_names *names;     /* --perf-names */
 	struct runpart_identity identity; /* what shapes a partial */
-	struct tally merged;        /* --merge: the partials' accounting */
+	struct tally merged;        /* --merge: the partials' accounting, */
+	struct census merged_census; /* systems and snapshots */
+	uint64_t merged_resets;
 	char **merged_inputs;       /* --merge: their inputs' names */
 	size_t nmerged;
 	char when[20];              /* the run time of the title block */
@@ -851,6 +852,7 @@ build_identity(struct run *r)
 	runpart_put(id, "cv-field", "%zu,%zu", o->pipe.smf.cv_offset, o->pipe.smf.cv_length);
 	runpart_put(id, "max-interval", "%lld", (long long)o->pipe.max_interval);
 	runpart_put(id, "max-groups", "%zu", o->sel.max_groups);
+	runpart_put(id, "perf-names", "%s", o->perf_names ? o->perf_names : "");
 }
 
 /* --partial and --merge: grouped PMIM reports only, for now. */
@@ -861,9 +863,8 @@ check_partial(struct run *r)
 
 	if (!o->partial && !o->merge)
 		return EXIT_CLEAN;
-	if (!r->def || rpt_is_series(r->def) || r->def->rows == ROWS_INTERVAL ||
-	    o->sel.by == BY_INTERVAL)
-		return diag_usage(&r->diag, "--partial and --merge take the grouped PMIM "
+	if (!r->def || r->def->rows == ROWS_INTERVAL || o->sel.by == BY_INTERVAL)
+		return diag_usage(&r->diag, "--partial and --merge take the grouped "
 		                  "reports (not %s%s) for now",
 		                  r->def ? "" : "the inventory",
 		                  !r->def ? "" : o->sel.by == BY_INTERVAL ? "--by=interval"
@@ -891,16 +892,19 @@ merge_partials(struct run *r)
 
 	for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
 		const char *path = r->ninputs ? r->inputs[i] : "-";
+		struct runpart_counts counts = { &r->merged_census, &r->sources, 0 };
 		struct partial p;
 		pm_status st = partial_load(&p, path, err, sizeof err);
 
 		if (st == PM_OK && (st = runpart_check(&p, &r->identity, err, sizeof err)) == PM_OK &&
-		    (st = runpart_read(&p, &r->merged, &r->diag, &r->merged_inputs, &r->nmerged,
-		                       err, sizeof err)) == PM_OK &&
+		    (st = runpart_read(&p, &r->merged, &counts, &r->diag, &r->merged_inputs,
+		                       &r->nmerged, err, sizeof err)) == PM_OK &&
 		    (st = coverage_import(pipeline_coverage(r->p), &p, &r->sources, path, err,
 		                          sizeof err)) == PM_OK)
-			st = report_import(r->rep, &p, &r->sources, err, sizeof err);
+			st = r->srep ? series_report_import(r->srep, &p, &r->sources, err, sizeof err)
+			             : report_import(r->rep, &p, &r->sources, err, sizeof err);
 		partial_free(&p);
+		r->merged_resets += counts.resets;
 		if (st == PM_OK)
 			continue;
 		if (st == PM_E_OPEN || st == PM_E_READ)
@@ -995,6 +999,7 @@ run_prepare(struct run *r, int argc, char **argv)
 	int rc;
 
 	*o = (struct options){ .report = "intervals" };
+	census_init(&r->merged_census);
 	pipeline_defaults(&o->pipe);
 	o->sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
 	                               .to = INT64_MAX, .max_groups = 100000 };
@@ -1127,13 +1132,18 @@ write_partial(struct run *r)
 	pw_open(&w, r->out.fp);
 	if (r->o.merge)
 		runpart_write(&w, &r->identity, (const char *const *)r->merged_inputs,
-		              r->nmerged, &r->merged, &r->diag);
+		              r->nmerged, &r->merged, &r->merged_census, &r->sources,
+		              r->merged_resets, &r->diag);
 	else
 		runpart_write(&w, &r->identity,
 		              r->ninputs ? (const char *const *)r->inputs : &stdin_name,
-		              r->ninputs ? (size_t)r->ninputs : 1, pipeline_tally(r->p), &r->diag);
+		              r->ninputs ? (size_t)r->ninputs : 1, pipeline_tally(r->p),
+		              pipeline_census(r->p), &r->sources, pipeline_resets(r->p), &r->diag);
 	coverage_export(pipeline_coverage(r->p), &w);
-	report_export(r->rep, &w);
+	if (r->srep)
+		series_report_export(r->srep, &w);
+	else
+		report_export(r->rep, &w);
 	return pw_close(&w);
 }
 
@@ -1244,7 +1254,10 @@ run_report(struct run *r)
 	}
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
-		print_summary(&r->diag, run_tally(r), r->p, r->o.merge ? (unsigned)r->nmerged
+		print_summary(&r->diag, run_tally(r),
+		              r->o.merge ? &r->merged_census : pipeline_census(r->p),
+		              r->o.merge ? r->merged_resets : pipeline_resets(r->p),
+		              r->o.merge ? (unsigned)r->nmerged
 		              : (unsigned)(r->ninputs ? r->ninputs : 1));
 	rc = diag_exit_code(&r->diag);
 	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
@@ -1269,6 +1282,7 @@ run_close(struct run *r)
 	for (size_t i = 0; i < r->nmerged; i++)
 		free(r->merged_inputs[i]);
 	free(r->merged_inputs);
+	census_free(&r->merged_census);
 	free(r->def);
 	free(r->o.sources);
 }

@@ -10,6 +10,7 @@ static const char identity_tag[4] = { 'I', 'D', 'N', 'T' };
 static const char inputs_tag[4] = { 'F', 'I', 'L', 'S' };
 static const char tally_tag[4] = { 'T', 'A', 'L', 'Y' };
 static const char diag_tag[4] = { 'D', 'I', 'A', 'G' };
+static const char census_tag[4] = { 'C', 'E', 'N', 'S' };
 
 void
 runpart_put(struct runpart_identity *id, const char *key, const char *fmt, ...)
@@ -63,6 +64,7 @@ add_word(uint64_t *v, void *ctx)
 void
 runpart_write(struct pwriter *w, const struct runpart_identity *id,
               const char *const *inputs, size_t ninputs, const struct tally *t,
+              const struct census *census, const struct sources *src, uint64_t resets,
               const struct diag *d)
 {
 	struct tally copy = *t;
@@ -82,6 +84,18 @@ runpart_write(struct pwriter *w, const struct runpart_identity *id,
 	pw_end_section(w);
 	pw_section(w, tally_tag);
 	tally_words(&copy, write_word, w);
+	pw_end_section(w);
+	pw_section(w, census_tag);
+	pw_uint(w, 8, census->inputs);
+	pw_uint(w, 8, resets);
+	pw_uint(w, 8, census->nsystems);
+	for (size_t i = 0; i < census->nsystems; i++) {
+		const struct census_system *y = &census->systems[i];
+		pw_text(w, sources_name(src, y->source));
+		pw_uint(w, 8, y->snapshots);
+		pw_i64(w, y->first);
+		pw_i64(w, y->last);
+	}
 	pw_end_section(w);
 	pw_section(w, diag_tag);
 	for (int st = 1; st < PM_STATUS_COUNT; st++)
@@ -169,9 +183,42 @@ read_inputs(const struct partial *p, char ***names, size_t *nnames)
 	return pc_done(&c) ? PM_OK : PM_E_PARTIAL;
 }
 
+/* The systems and snapshots of a partial added to k's. */
+static pm_status
+read_census(const struct partial *p, struct runpart_counts *k)
+{
+	char name[SOURCE_NAME_MAX];
+	struct span s;
+	struct pcursor c;
+	uint64_t n;
+	uint32_t source;
+	pm_status st;
+
+	if (!partial_section(p, census_tag, &s))
+		return PM_E_PARTIAL;
+	c = pc_make(s);
+	k->census->inputs += pc_uint(&c, 8);
+	k->resets += pc_uint(&c, 8);
+	n = pc_uint(&c, 8);
+	for (uint64_t i = 0; i < n && !c.bad; i++) {
+		uint64_t snapshots;
+		int64_t first, last;
+		pc_text(&c, name, sizeof name);
+		snapshots = pc_uint(&c, 8);
+		first = pc_i64(&c);
+		last = pc_i64(&c);
+		if (c.bad)
+			break;
+		if ((st = sources_intern(k->sources, name, strlen(name), &source)) != PM_OK ||
+		    (st = census_add(k->census, source, snapshots, first, last)) != PM_OK)
+			return st;
+	}
+	return pc_done(&c) ? PM_OK : PM_E_PARTIAL;
+}
+
 pm_status
-runpart_read(const struct partial *p, struct tally *t, struct diag *d, char ***names,
-             size_t *nnames, char *err, size_t cap)
+runpart_read(const struct partial *p, struct tally *t, struct runpart_counts *k,
+             struct diag *d, char ***names, size_t *nnames, char *err, size_t cap)
 {
 	char name[64];
 	struct span s;
@@ -193,6 +240,10 @@ runpart_read(const struct partial *p, struct tally *t, struct diag *d, char ***n
 		snprintf(err, cap, "its byte accounting is not whole");
 		return PM_E_PARTIAL;
 	}
+	if ((st = read_census(p, k)) != PM_OK) {
+		snprintf(err, cap, "its systems and snapshots are not whole");
+		return st;
+	}
 	if (!partial_section(p, diag_tag, &s)) {
 		snprintf(err, cap, "it has no counts of what was said");
 		return PM_E_PARTIAL;
@@ -203,9 +254,9 @@ runpart_read(const struct partial *p, struct tally *t, struct diag *d, char ***n
 		uint64_t count;
 		pc_text(&c, name, sizeof name);
 		count = pc_uint(&c, 8);
-		for (int k = 1; k < PM_STATUS_COUNT && !c.bad; k++)
-			if (strcmp(name, pm_status_name((pm_status)k)) == 0)
-				diag_count(d, (pm_status)k, count);
+		for (int st2 = 1; st2 < PM_STATUS_COUNT && !c.bad; st2++)
+			if (strcmp(name, pm_status_name((pm_status)st2)) == 0)
+				diag_count(d, (pm_status)st2, count);
 	}
 	if (!pc_done(&c)) {
 		snprintf(err, cap, "its counts of what was said are not whole");

@@ -65,6 +65,46 @@ for report in waits cpu tasks summary; do
 	done
 done
 
+# The Windows reports: three generated files of their own systems, and
+# the real Windows blocks where ../shared has them.
+perf_files=
+for i in 1 2 3; do
+	gen --framing=perf --sources=W${i}A,W${i}B --intervals=12 --seed=$i -o "$tmp/p$i.perf" ||
+		fail "pmimgen p$i"
+	perf_files="$perf_files $tmp/p$i.perf"
+done
+real=$top_srcdir/../shared/data/real-perf
+if [ -d "$real" ]; then
+	cp "$real/sample_processor_perf_data_block.bin" "$tmp/p4.perf"
+	cp "$real/sample_system_perf_data_block.bin" "$tmp/p5.perf"
+	perf_files="$perf_files $tmp/p4.perf $tmp/p5.perf"
+fi
+perf_reversed=$(for f in $perf_files; do echo "$f"; done | sort -r)
+for report in perf win-cpu win-disk; do
+	for by in total day hour; do
+		parts=
+		for f in $perf_reversed; do
+			rpt --partial --report=$report --by=$by -o "$f.part" "$f" 2>/dev/null
+			[ $? -le 4 ] || fail "--partial $report $by $f"
+			parts="$parts $f.part"
+		done
+		for format in csv text; do
+			pmim_files=$files files=$perf_files
+			single $report $by $format
+			files=$pmim_files
+			merged $report $by $format $parts
+			if cmp -s "$tmp/single.out" "$tmp/merged.out" &&
+			   cmp -s "$tmp/single.sum" "$tmp/merged.sum"; then
+				pass "$report --by=$by --format=$format: the Windows partials merge to the single run"
+			else
+				fail "$report --by=$by --format=$format: the merge differs"
+				diff "$tmp/single.sum" "$tmp/merged.sum" | head -5
+				diff "$tmp/single.out" "$tmp/merged.out" | head -5
+			fi
+		done
+	done
+done
+
 # A tree of merges: (d1..d4) and (d5..d9), each merged into a partial.
 for f in $files; do
 	rpt --partial --report=waits --by=hour -o "$f.part" "$f" 2>/dev/null

@@ -26,6 +26,13 @@ census_free(struct census *c)
 pm_status
 census_snapshot(struct census *c, uint32_t source, int64_t stamp)
 {
+	return census_add(c, source, 1, stamp, stamp);
+}
+
+pm_status
+census_add(struct census *c, uint32_t source, uint64_t snapshots, int64_t first,
+           int64_t last)
+{
 	struct census_system *s;
 	size_t i = 0;
 
@@ -34,14 +41,14 @@ census_snapshot(struct census *c, uint32_t source, int64_t stamp)
 	if (i == c->nsystems) {
 		if (!grow_table((void **)&c->systems, &c->systems_cap, i + 1, sizeof *c->systems))
 			return PM_E_NOMEM;
-		c->systems[c->nsystems++] = (struct census_system){ source, 0, stamp, stamp };
+		c->systems[c->nsystems++] = (struct census_system){ source, 0, first, last };
 	}
 	s = &c->systems[i];
-	s->snapshots++;
-	if (stamp < s->first)
-		s->first = stamp;
-	if (stamp > s->last)
-		s->last = stamp;
+	s->snapshots += snapshots;
+	if (first < s->first)
+		s->first = first;
+	if (last > s->last)
+		s->last = last;
 	return PM_OK;
 }
 

@@ -47,6 +47,9 @@ void census_free(struct census *c);
 
 /* A snapshot of source at stamp. */
 pm_status census_snapshot(struct census *c, uint32_t source, int64_t stamp);
+/* snapshots of source from first to last (a partial's). */
+pm_status census_add(struct census *c, uint32_t source, uint64_t snapshots, int64_t first,
+                     int64_t last);
 
 /* An object or counter seen in a snapshot. */
 pm_status census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type);

@@ -626,6 +626,232 @@ series_report_frame(const struct series_frame *f, void *ctx)
 	r->frame_no++;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Partials */
+
+static const char counts_tag[4] = { 'S', 'R', 'P', 'C' };
+static const char rows_tag[4] = { 'S', 'R', 'P', 'R' };
+
+static void
+put_window(struct pwriter *w, const struct counter_window *x)
+{
+	pw_uint(w, 8, x->n);
+	pw_uint(w, 8, x->d);
+	pw_uint(w, 8, x->db);
+	pw_uint(w, 8, x->b);
+	pw_uint(w, 8, x->tb);
+	pw_uint(w, 8, x->when);
+}
+
+static struct counter_window
+get_window(struct pcursor *c)
+{
+	struct counter_window x;
+
+	x.n = pc_uint(c, 8);
+	x.d = pc_uint(c, 8);
+	x.db = pc_uint(c, 8);
+	x.b = pc_uint(c, 8);
+	x.tb = pc_uint(c, 8);
+	x.when = pc_uint(c, 8);
+	return x;
+}
+
+void
+series_report_export(const struct series_report *r, struct pwriter *w)
+{
+	uint64_t words[COUNTER_ACC_WORDS];
+
+	pw_section(w, counts_tag);
+	pw_uint(w, 8, r->offered);
+	pw_uint(w, 8, r->of_sources);
+	pw_uint(w, 8, r->of_rows);
+	pw_uint(w, 8, r->series_kept);
+	pw_uint(w, 8, r->values);
+	pw_uint(w, 8, r->left_out);
+	pw_i64(w, r->first);
+	pw_i64(w, r->last);
+	pw_end_section(w);
+	pw_section(w, rows_tag);
+	pw_uint(w, 8, r->nstats);
+	pw_uint(w, 8, r->nrows);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *x = &r->rows[i];
+		pw_text(w, sources_name(r->src, x->source));
+		pw_text(w, r->keys.t[x->key]);
+		pw_i64(w, x->period);
+		pw_i64(w, x->first);
+		pw_i64(w, x->last);
+		pw_text(w, r->inputs.t[x->input]);
+		pw_uint(w, 8, x->seq);
+		for (size_t k = 0; k < r->nstats; k++) {
+			const struct stat *st = &r->stats[i * r->nstats + k];
+			pw_uint(w, 1, st->typed);
+			pw_uint(w, 1, st->ranged);
+			pw_uint(w, 8, st->typed ? (uint64_t)st->type : 0);
+			pw_uint(w, 8, st->tb);
+			counter_acc_pack(&st->acc, words);
+			for (size_t j = 0; j < COUNTER_ACC_WORDS; j++)
+				pw_uint(w, 8, st->typed ? words[j] : 0);
+			put_window(w, &st->lo);
+			put_window(w, &st->hi);
+		}
+	}
+	pw_end_section(w);
+}
+
+/* The value of one window, for the least and the largest. */
+static double
+window_value(enum counter_type t, const struct counter_window *x)
+{
+	counter_u128 num, den;
+
+	return counter_window_fraction(t, x, &num, &den) == PM_OK ? (double)num / (double)den
+	                                                          : 0;
+}
+
+/* A partial's stat merged into the row's. */
+static bool
+merge_stat(struct stat *dst, const struct stat *src)
+{
+	if (!src->typed)
+		return true;
+	if (!dst->typed) {
+		*dst = *src;
+		return true;
+	}
+	if (dst->type != src->type)
+		return true;  /* one counter name, two types: the first kept */
+	if (dst->type == CT_PERF_ELAPSED_TIME && dst->tb != src->tb)
+		return true;
+	if (counter_acc_merge(&dst->acc, &src->acc) != PM_OK)
+		return false;
+	if (src->ranged && (!dst->ranged || src->lo_v < dst->lo_v))
+		dst->lo = src->lo, dst->lo_v = src->lo_v;
+	if (src->ranged && (!dst->ranged || src->hi_v > dst->hi_v))
+		dst->hi = src->hi, dst->hi_v = src->hi_v;
+	dst->ranged = dst->ranged || src->ranged;
+	return true;
+}
+
+static pm_status
+import_stats(struct series_report *r, struct pcursor *c, struct row *w)
+{
+	uint64_t words[COUNTER_ACC_WORDS], type;
+	struct stat st;
+
+	for (size_t k = 0; k < r->nstats; k++) {
+		memset(&st, 0, sizeof st);
+		st.typed = pc_uint(c, 1) != 0;
+		st.ranged = pc_uint(c, 1) != 0;
+		type = pc_uint(c, 8);
+		st.tb = pc_uint(c, 8);
+		for (size_t j = 0; j < COUNTER_ACC_WORDS; j++)
+			words[j] = pc_uint(c, 8);
+		st.lo = get_window(c);
+		st.hi = get_window(c);
+		if (c->bad)
+			return PM_E_PARTIAL;
+		if (!st.typed)
+			continue;
+		st.type = (enum counter_type)type;
+		if (type >= CT_COUNT || counter_acc_unpack(&st.acc, words) != PM_OK ||
+		    st.acc.type != (st.type == CT_PERF_ELAPSED_TIME
+		                    ? CT_PERF_COUNTER_LARGE_RAWCOUNT : st.type))
+			return PM_E_PARTIAL;
+		st.lo_v = window_value(st.type, &st.lo);
+		st.hi_v = window_value(st.type, &st.hi);
+		if (w && !merge_stat(&r->stats[(size_t)(w - r->rows) * r->nstats + k], &st))
+			return PM_E_PARTIAL;
+	}
+	return PM_OK;
+}
+
+static bool
+import_counts(struct series_report *r, struct span s)
+{
+	struct pcursor c = pc_make(s);
+	int64_t first, last;
+
+	r->offered += pc_uint(&c, 8);
+	r->of_sources += pc_uint(&c, 8);
+	r->of_rows += pc_uint(&c, 8);
+	r->series_kept += pc_uint(&c, 8);
+	r->values += pc_uint(&c, 8);
+	r->left_out += pc_uint(&c, 8);
+	first = pc_i64(&c);
+	last = pc_i64(&c);
+	r->first = first < r->first ? first : r->first;
+	r->last = last > r->last ? last : r->last;
+	return pc_done(&c);
+}
+
+pm_status
+series_report_import(struct series_report *r, const struct partial *p, struct sources *src,
+                     char *err, size_t cap)
+{
+	static char key[4 * 4096], input[4096];
+	char name[SOURCE_NAME_MAX];
+	struct span counts, rows;
+	struct pcursor c;
+	uint64_t nstats, n;
+	pm_status st;
+
+	if (!partial_section(p, counts_tag, &counts) || !partial_section(p, rows_tag, &rows)) {
+		snprintf(err, cap, "it holds no rows of a Windows report");
+		return PM_E_PARTIAL;
+	}
+	if (!import_counts(r, counts)) {
+		snprintf(err, cap, "its report counts are not whole");
+		return PM_E_PARTIAL;
+	}
+	r->merged = true;
+	c = pc_make(rows);
+	nstats = pc_uint(&c, 8);
+	n = pc_uint(&c, 8);
+	if (!c.bad && nstats != r->nstats) {
+		snprintf(err, cap, "its rows hold %llu counters, this report's %zu",
+		         (unsigned long long)nstats, r->nstats);
+		return PM_E_PARTIAL_MISMATCH;
+	}
+	for (uint64_t i = 0; i < n && !c.bad; i++) {
+		uint32_t source, key_id, input_id;
+		int64_t period, first, last;
+		uint64_t seq;
+		struct row *w;
+
+		pc_text(&c, name, sizeof name);
+		pc_text(&c, key, sizeof key);
+		period = pc_i64(&c);
+		first = pc_i64(&c);
+		last = pc_i64(&c);
+		pc_text(&c, input, sizeof input);
+		seq = pc_uint(&c, 8);
+		if (c.bad)
+			break;
+		if ((st = sources_intern(src, name, strlen(name), &source)) != PM_OK)
+			return st;
+		if (!texts_intern(&r->keys, key, &key_id) ||
+		    !texts_intern(&r->inputs, input, &input_id))
+			return PM_E_NOMEM;
+		w = find_row(r, source, period, key_id, input_id);
+		if (w) {
+			int order = strcmp(input, r->inputs.t[w->input]);
+			if (order < 0 || (order == 0 && seq < w->seq))
+				w->input = input_id, w->seq = seq;
+			w->first = first < w->first ? first : w->first;
+			w->last = last > w->last ? last : w->last;
+		}
+		if ((st = import_stats(r, &c, w)) != PM_OK)
+			break;
+	}
+	if (!pc_done(&c)) {
+		snprintf(err, cap, "its rows section does not hold what it says");
+		return PM_E_PARTIAL;
+	}
+	return PM_OK;
+}
+
 bool
 series_report_what_matched_nothing(const struct series_report *r, char *out, size_t cap)
 {
@@ -648,9 +874,54 @@ series_report_what_matched_nothing(const struct series_report *r, char *out, siz
 	return true;
 }
 
+/* Rows of partials: by the input they first appeared in, by name, then
+ * by the order they were made in its run. */
+static const struct series_report *sort_report;
+
+static int
+by_first_appearance(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int order = strcmp(sort_report->inputs.t[x->input], sort_report->inputs.t[y->input]);
+
+	if (order)
+		return order;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort rows and their stats together: through an order of indexes. */
+static bool
+sort_rows(struct series_report *r)
+{
+	struct row *rows = malloc(r->nrows * sizeof *rows);
+	struct stat *stats = malloc(r->nrows * (r->nstats ? r->nstats : 1) * sizeof *stats);
+
+	if (!rows || !stats) {
+		free(rows);
+		free(stats);
+		return false;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		r->rows[i].slot = i;   /* its stats, until they move */
+	sort_report = r;
+	qsort(r->rows, r->nrows, sizeof *r->rows, by_first_appearance);
+	for (size_t i = 0; i < r->nrows; i++)
+		memcpy(&stats[i * r->nstats], &r->stats[r->rows[i].slot * r->nstats],
+		       r->nstats * sizeof *stats);
+	memcpy(r->stats, stats, r->nrows * r->nstats * sizeof *stats);
+	free(rows);
+	free(stats);
+	memset(r->index, 0, r->index_cap * sizeof *r->index);
+	for (size_t i = 0; i < r->nrows; i++)
+		index_put(r, i);
+	return true;
+}
+
 pm_status
 series_report_finish(struct series_report *r, struct report_meta *m)
 {
+	if (r->merged && r->nrows && !sort_rows(r))
+		diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "rows written as they came");
 	flush(r);
 	m->any_interval = r->values > 0;
 	m->first_start = r->first;

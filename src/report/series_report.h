@@ -20,6 +20,7 @@
 #define SERIES_REPORT_H
 
 #include "core/diag.h"
+#include "core/partial.h"
 #include "core/sources.h"
 #include "frame/series.h"
 #include "report/report.h"
@@ -42,6 +43,15 @@ void series_report_frame(const struct series_frame *f, void *ctx);
  * times (--from, --to). False when a value was reported or none came. */
 bool series_report_what_matched_nothing(const struct series_report *r, char *out,
                                         size_t cap);
+
+/* Partials (core/partial.h): the rows held and the counts, as two
+ * sections; a partial's merged in, rows of the same source, period and
+ * names together; the merged rows are then written in the order of the
+ * inputs they first appeared in (by name) and of their making there.
+ * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
+void series_report_export(const struct series_report *r, struct pwriter *w);
+pm_status series_report_import(struct series_report *r, const struct partial *p,
+                               struct sources *src, char *err, size_t cap);
 
 /* Write what is held and end the output; fills m. PM_E_WRITE when a write
  * failed. */
