@@ -4,7 +4,8 @@
 # inputs, at two sizes to show how time and memory grow, and checked
 # against the performance targets (issue 6).
 #
-#   bench/run.sh [--size=1G] [--reps=5] [--builddir=DIR] [--workdir=DIR]
+#   bench/run.sh [--size=1G] [--reps=5] [--partials=10000] [--builddir=DIR]
+#                [--workdir=DIR]
 #
 # Inputs are generated with pmimgen (never committed), named by their size
 # so that a run never reuses the inputs of another size:
@@ -21,16 +22,21 @@
 # on an empty input (starting a process; for pmimrpt also reading its
 # layouts), which does not grow with the input; the targets at the end
 # judge runs too short to time well against cat's growth (see there).
+# Last, the merge of --partials small partial files (one per system and
+# day: 100 systems, a day of 96 intervals each; made once, in parallel, and
+# kept in the work folder) into the waits report by day: its time and peak
+# RSS, which grow with the groups, not with the partials (0: skipped).
 set -euo pipefail
 
-size=1G reps=5 builddir=. workdir=${TMPDIR:-/tmp}/pmimrpt-bench
+size=1G reps=5 partials=10000 builddir=. workdir=${TMPDIR:-/tmp}/pmimrpt-bench
 for arg; do
 	case $arg in
 	--size=*) size=${arg#*=} ;;
 	--reps=*) reps=${arg#*=} ;;
+	--partials=*) partials=${arg#*=} ;;
 	--builddir=*) builddir=${arg#*=} ;;
 	--workdir=*) workdir=${arg#*=} ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
 	*) echo "bench/run.sh: unknown option $arg" >&2; exit 12 ;;
 	esac
 done
@@ -240,3 +246,25 @@ printf '  %-44s %12s  %s\n' "time x10 input less empty: x10 within 15%" \
 	"$(awk -v d="$worst_time" 'BEGIN { printf "%.1f%%", d }')" \
 	"$(verdict "$(awk -v d="$worst_time" 'BEGIN { print (d <= 15) }')")"
 echo "    (runs under 50 ms at the smaller size: against cat's growth)"
+
+# The merge of many partials.
+if [ "$partials" -gt 0 ]; then
+	dir=$workdir/partials-$partials
+	if [ ! -f "$dir/done" ]; then
+		mkdir -p "$dir"
+		seq 0 $((partials - 1)) | xargs -P "$(nproc)" -I{} sh -c '
+			i={}; day=$(date -u -d "2025-01-01 +$((i / 100)) days" +%F)
+			"$1" --seed=$i --sources=S$((i % 100)) --start="$day 00:00" --intervals=96 \
+				--framing=rdw -o "$2/$i.dat" &&
+			"$3" -q --partial --report=waits --by=day -o "$2/$i.part" "$2/$i.dat" &&
+			rm "$2/$i.dat"' sh "$pmimgen" "$dir" "$pmimrpt"
+		touch "$dir/done"
+	fi
+	bytes=$(cat "$dir"/*.part | wc -c)
+	read -r t c m < <(measure "$pmimrpt" -q --merge --report=waits --by=day --max-groups=10000000 "$dir"/*.part)
+	groups=$("$pmimrpt" -q --merge --report=waits --by=day --max-groups=10000000 "$dir"/*.part | tail -n +2 | wc -l)
+	echo "merge of $partials partials ($bytes bytes, $groups rows of the waits report by day):"
+	awk -v t="$t" -v c="$c" -v m="$m" -v n="$partials" -v b="$bytes" 'BEGIN {
+		printf "  wall %.2f s, %.0f partials/s, %.0f MB/s; cpu %.2f s; peak RSS %.1f MiB\n",
+			t, n / (t > 0 ? t : 0.001), b / (t > 0 ? t : 0.001) / 1e6, c, m / 1024 }'
+fi
