@@ -93,13 +93,13 @@ perf_catalogue() {
 # Three snapshots of one system: cut at every offset, every byte of the
 # middle block's structures flipped, every 5th of the others' (and into
 # win-cpu, every 13th offset and byte); two systems
-# interleaved, every 11th offset and byte (the middle block's all); the
+# interleaved, every 11th offset and byte; the
 # real Windows blocks where ../shared has them, every offset and byte.
 gen --seed=4 --framing=perf --sources=SYSA --intervals=3 -o "$tmp/perf3.dat" &&
 	perf_catalogue perf3 perf3.dat --byte-step=5 &&
-	perf_catalogue perf3-cpu perf3.dat --report=win-cpu --step=13 --byte-step=13
+	perf_catalogue perf3-cpu perf3.dat --report=win-cpu --step=13 --byte-step=13 --full-block=-1
 gen --seed=5 --framing=perf --sources=SYSA,SYSB --intervals=2 -o "$tmp/perf2x2.dat" &&
-	perf_catalogue perf2x2 perf2x2.dat --step=11 --byte-step=11
+	perf_catalogue perf2x2 perf2x2.dat --step=11 --byte-step=11 --full-block=-1
 real=${REAL_PERF_DIR:-$top_srcdir/../shared/data/real-perf}
 if [ -f "$real/sample_system_perf_data_block.bin" ]; then
 	cat "$real/sample_system_perf_data_block.bin" \

@@ -23,8 +23,8 @@
  * of every block's header (TotalByteLength included), object headers,
  * counter definitions, instance definitions (names included) and the
  * first 8 bytes of each counter block XORed with x'FF', x'01' and x'80'
- * (in every --byte-step-th block but the middle one, every
- * --byte-step-th byte only).
+ * (in every block but the middle one, or --full-block=N (-1: none),
+ * every --byte-step-th byte only).
  *
  * What the damage touches is worked out here, from the test's own walk of
  * the blocks by their lengths (COUNTERS.md §3), without the reader's code:
@@ -33,7 +33,8 @@
  * largest record): then every block the misread span overlaps and the one
  * it ends in, and all blocks to the end when it runs past the end.
  *
- * usage: corrupt_perf FILE [--report=NAME] [--step=N] [--byte-step=N] [-v]
+ * usage: corrupt_perf FILE [--report=NAME] [--step=N] [--byte-step=N]
+ *                     [--full-block=N] [-v]
  * The last line is "N passed, M failed". */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700 /* open_memstream */
@@ -92,6 +93,7 @@ static bool verbose;
 static unsigned long passed, failed, by_part[P_NPARTS];
 static double slowest;
 static size_t max_record;
+static int full_block = -2; /* every byte flipped in this block; -2: the middle one */
 
 static _Noreturn void die(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -496,7 +498,7 @@ flips(struct sample *s, int byte_step)
 	static const uint8_t masks[] = { 0xff, 0x01, 0x80 };
 	uint8_t *b = malloc(s->len);
 	char what[96];
-	int middle = s->nblocks / 2;
+	int middle = full_block == -2 ? s->nblocks / 2 : full_block;
 
 	if (!b)
 		die("out of memory");
@@ -530,7 +532,8 @@ main(int argc, char **argv)
 	double t0 = now();
 
 	if (argc < 2)
-		die("usage: corrupt_perf FILE [--report=NAME] [--step=N] [--byte-step=N] [-v]");
+		die("usage: corrupt_perf FILE [--report=NAME] [--step=N] [--byte-step=N] "
+		    "[--full-block=N] [-v]");
 	if (pmint_load(&pm, err, sizeof err) != PM_OK)
 		die("%s", err);
 	s.name = argv[1];
@@ -541,6 +544,8 @@ main(int argc, char **argv)
 			step = strtoul(argv[i] + 7, NULL, 10);
 		else if (strncmp(argv[i], "--byte-step=", 12) == 0)
 			byte_step = atoi(argv[i] + 12) > 0 ? atoi(argv[i] + 12) : 1;
+		else if (strncmp(argv[i], "--full-block=", 13) == 0)
+			full_block = atoi(argv[i] + 13);
 		else if (strcmp(argv[i], "-v") == 0)
 			verbose = true;
 		else
