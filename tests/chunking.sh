@@ -3,7 +3,8 @@
 # each small file through the whole pipeline once per read size, 1 byte to
 # the file's length, and compares intervals, inventory, accounting and
 # diagnostics with reading it whole. Files of every framing, with spanned
-# records, other record types and damaged reassembly.
+# records, other record types and damaged reassembly; PERF_DATA_BLOCKs with
+# the bytes of their series reports (perf, win-cpu, win-disk) compared too.
 . "${top_srcdir:-.}/tests/lib.sh"
 FEED=${FEED:-$top_builddir/tests/feed_chunks}
 
@@ -51,6 +52,30 @@ for f in bdw-rdw rdw-bdw; do
 		fail "$f: chunk sizes differ"
 	fi
 done
+# PERF_DATA_BLOCKs into series reports: the CSV bytes, the accounting and
+# the census alike at every read size (feed_chunks adds 64 KiB, 1 MiB, the
+# length less one and more than the length). Two systems interleaved, a
+# row set per snapshot, every size up to a block's length and a little
+# less (4 KiB); one system, every size up to the whole file.
+make_and_feed perf-interval "--report=perf --by=interval --max-chunk=4096" --seed=4 \
+	--framing=perf --sources=SYSA,SYSB --intervals=2
+make_and_feed perf-cpu "--report=win-cpu" --seed=5 --framing=perf --sources=WINA \
+	--intervals=2 --interval=60
+make_and_feed perf-hour "--report=perf --by=hour --max-chunk=2048" --seed=6 \
+	--framing=perf --sources=WINA,WINB --intervals=3 --interval=60
+# the real Windows blocks, back to back, where ../shared has them
+real=${REAL_PERF_DIR:-$top_srcdir/../shared/data/real-perf}
+if [ -f "$real/sample_system_perf_data_block.bin" ]; then
+	cat "$real/sample_system_perf_data_block.bin" \
+		"$real/sample_processor_perf_data_block.bin" > "$tmp/real.perf"
+	for by in interval total; do
+		if $WRAP "$FEED" --report=perf --by=$by "$tmp/real.perf"; then
+			pass "real blocks, report perf by $by: every chunk size gives the same result"
+		else
+			fail "real blocks, report perf by $by: chunk sizes differ"
+		fi
+	done
+fi
 # the bundled sample, read in chunks up to 4 KiB
 if $WRAP "$FEED" --max-chunk=4096 "$top_srcdir/data/sample-smf-bdw.dat"; then
 	pass "sample-smf-bdw.dat: chunk sizes 1..4096 give the same result"

@@ -64,6 +64,49 @@ catalogue smf-bdw-large smf-bdw --step=53 --record-step=11 -- --seed=15 --framin
 catalogue smf-bdw-all smf-bdw -- --seed=5 --framing=bdw --extended-bdw=all \
 	--block-size=500 --intervals=4 --other-pm=0.2 --product-header=40
 
+# perf_catalogue NAME FILE OPTIONS: PERF_DATA_BLOCKs and their damage, read
+# into a series report
+CORRUPT_PERF=${CORRUPT_PERF:-$top_builddir/tests/corrupt_perf}
+perf_catalogue() {
+	name=$1 file=$2
+	shift 2
+	rc=0
+	# shellcheck disable=SC2086 # the options are words
+	(cd "$tmp" && $TIMEOUT $WRAP "$CORRUPT_PERF" "$file" "$@") \
+		> "$tmp/$name.log" 2> "$tmp/$name.err" || rc=$?
+	line=$(tail -n 1 "$tmp/$name.log")
+	n=${line%% passed*}
+	case $n in ''|*[!0-9]*) n=0 ;; esac
+	cases=$((cases + n))
+	if [ $rc -eq 0 ] && [ "${line#* passed, }" = "0 failed" ] &&
+	   ! grep -q -E 'runtime error|Sanitizer' "$tmp/$name.err"; then
+		pass "$name: $n damaged copies read as the catalogue says"
+		tail -n 2 "$tmp/$name.log" | head -n 1
+	else
+		cases_failed=$((cases_failed + 1))
+		fail "$name: exit $rc: $line"
+		grep -E '^FAIL' "$tmp/$name.log" | head -10
+		head -5 "$tmp/$name.err"
+	fi
+}
+
+# Three snapshots of one system: cut at every offset, every byte of the
+# middle block's structures flipped, every 5th of the others' (and into
+# win-cpu, every 13th offset and byte); two systems
+# interleaved, every 11th offset and byte; the
+# real Windows blocks where ../shared has them, every offset and byte.
+gen --seed=4 --framing=perf --sources=SYSA --intervals=3 -o "$tmp/perf3.dat" &&
+	perf_catalogue perf3 perf3.dat --byte-step=5 &&
+	perf_catalogue perf3-cpu perf3.dat --report=win-cpu --step=13 --byte-step=13 --full-block=-1
+gen --seed=5 --framing=perf --sources=SYSA,SYSB --intervals=2 -o "$tmp/perf2x2.dat" &&
+	perf_catalogue perf2x2 perf2x2.dat --step=11 --byte-step=11 --full-block=-1
+real=${REAL_PERF_DIR:-$top_srcdir/../shared/data/real-perf}
+if [ -f "$real/sample_system_perf_data_block.bin" ]; then
+	cat "$real/sample_system_perf_data_block.bin" \
+		"$real/sample_processor_perf_data_block.bin" > "$tmp/real.perf"
+	perf_catalogue real-perf real.perf
+fi
+
 # not_a_dump NAME FILE RC CAUSE: pmimrpt refuses or reads nothing, says why
 # with the file and offset 0, or (for nothing to read) in a warning of the
 # run, and accounts every byte

@@ -3,16 +3,27 @@
  * to the file's length, and checks that every run gives the same intervals
  * (source, times, parts, every field), or for PERF_DATA_BLOCKs the same
  * census of snapshots, the same inventory and byte accounting, and the
- * same diagnostics counts as reading it whole.
+ * same diagnostics counts as reading it whole. With --report=NAME, a
+ * series report (perf, win-cpu, win-disk) of the PERF_DATA_BLOCKs is
+ * written as CSV (--by=interval: a row set per snapshot), and its bytes
+ * must be the same too. After 1..N, a few large read sizes are tried
+ * (64 KiB, 1 MiB, the file's length less one, and more than its length).
  *
- * usage: feed_chunks [--max-chunk=N] [pipeline options as KEY=VALUE] FILE...
+ * usage: feed_chunks [--max-chunk=N] [--source=LABEL] [--report=NAME]
+ *                    [--by=total|interval] FILE...
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pipeline.h"
+#include "series_run.h"
 #include "slurp.h"
+
+static const struct rpt_def *series_def; /* --report */
+static enum report_by series_by = BY_TOTAL;
+static size_t report_bytes;              /* of the last run's report */
+static size_t report_lines;
 
 struct digest {
 	uint64_t h;
@@ -51,19 +62,37 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 	struct sources src;
 	struct input in;
 	struct pipeline *p;
+	struct series_run sr;
+	struct pipeline_opts po = *o;
 	pm_status st;
 
 	diag_init(&diag, "feed_chunks", NULL);
 	if (sources_init(&src, o->max_sources) != PM_OK)
 		abort();
 	current_sources = &src;
-	if ((st = pipeline_open(&p, o, pm, &src, on_interval, &d, &diag)) != PM_OK) {
+	if (series_def && series_run_open(&sr, series_def, series_by, false, &po, &src,
+	                                  &diag) != PM_OK) {
+		fprintf(stderr, "feed_chunks: cannot open report %s\n", series_def->name);
+		exit(2);
+	}
+	if ((st = pipeline_open(&p, &po, pm, &src, on_interval, &d, &diag)) != PM_OK) {
 		fprintf(stderr, "feed_chunks: pipeline: %s\n", pm_strerror(st));
 		exit(2);
 	}
 	input_from_memory(&in, name, buf, len, chunk);
 	(void)pipeline_read(p, &in);
 	pipeline_finish(p);
+	if (series_def) {
+		/* the report's bytes, then how many (a row set per snapshot) */
+		if (series_run_finish(&sr) != PM_OK)
+			abort();
+		mix(&d, sr.out, sr.len);
+		report_bytes = sr.len;
+		report_lines = 0;
+		for (size_t i = 0; i < sr.len; i++)
+			report_lines += sr.out[i] == '\n';
+		free(sr.out);
+	}
 	const struct tally *t = pipeline_tally(p);
 	const struct census *c = pipeline_census(p);
 	mix(&d, t, sizeof *t);
@@ -110,6 +139,17 @@ main(int argc, char **argv)
 			max_chunk = strtoul(argv[i] + 12, NULL, 10);
 			continue;
 		}
+		if (strncmp(argv[i], "--report=", 9) == 0) {
+			if (!(series_def = series_run_load(&pm, argv[i] + 9, err, sizeof err))) {
+				fprintf(stderr, "feed_chunks: %s\n", err);
+				return 2;
+			}
+			continue;
+		}
+		if (strncmp(argv[i], "--by=", 5) == 0) {
+			series_by = strcmp(argv[i] + 5, "interval") == 0 ? BY_INTERVAL : BY_TOTAL;
+			continue;
+		}
 		if (strncmp(argv[i], "--source=", 9) == 0) {
 			o.source_label = argv[i] + 9;
 			continue;
@@ -122,22 +162,37 @@ main(int argc, char **argv)
 			return 2;
 		}
 		uint64_t whole = run(&pm, &o, buf, len, 0, argv[i], &n0);
+		size_t whole_report = report_bytes, report_rows = report_lines;
 		size_t last = max_chunk && max_chunk < len ? max_chunk : len;
-		for (size_t chunk = 1; chunk <= last; chunk++) {
+		size_t large[] = { (size_t)64 << 10, (size_t)1 << 20, len - 1, len + 1 };
+		size_t tried = 0;
+		for (size_t k = 0; k < last + sizeof large / sizeof large[0] && !failed; k++) {
+			size_t chunk = k < last ? k + 1 : large[k - last];
+			if (k >= last && (chunk <= last || chunk == 0))
+				continue; /* tried already */
+			tried++;
 			if (run(&pm, &o, buf, len, chunk, argv[i], &n) != whole) {
 				fprintf(stderr, "FAIL: %s: read in chunks of %zu bytes differs "
-				        "from reading it whole (%lu vs %lu intervals)\n",
-				        argv[i], chunk, n, n0);
+				        "from reading it whole (%lu vs %lu intervals; "
+				        "report of %zu vs %zu bytes)\n",
+				        argv[i], chunk, n, n0, report_bytes, whole_report);
 				failed = 1;
-				break;
 			}
+		}
+		if (series_def && report_rows <= 1) {
+			fprintf(stderr, "FAIL: %s: no report rows: nothing was compared\n", argv[i]);
+			failed = 1;
 		}
 		if (n0 == 0) {
 			fprintf(stderr, "FAIL: %s: no intervals or snapshots: nothing was compared\n", argv[i]);
 			failed = 1;
 		}
-		printf("%s: %zu bytes, %lu intervals or snapshots, chunk sizes 1..%zu: %s\n", argv[i],
-		       len, n0, last, failed ? "DIFFER" : "identical");
+		if (series_def)
+			printf("%s: report %s of %zu bytes, ", argv[i], series_def->name,
+			       whole_report);
+		printf("%s: %zu bytes, %lu intervals or snapshots, %zu chunk sizes "
+		       "(1..%zu and larger): %s\n", argv[i], len, n0, tried, last,
+		       failed ? "DIFFER" : "identical");
 		free(buf);
 		files++;
 	}

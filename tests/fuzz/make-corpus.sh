@@ -11,7 +11,7 @@ out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook" \
-	"$out/winperf"
+	"$out/winperf" "$out/perfreport"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -153,3 +153,27 @@ byte 377 "$tmp/perf-system" "$out/winperf/system"
 byte 006 "$tmp/perf-instances" "$out/winperf/instances"
 cat "$tmp/perf-empty" "$tmp/perf-system" "$tmp/perf-empty" > "$tmp/perf-mixed"
 byte 000 "$tmp/perf-mixed" "$out/winperf/mixed"
+
+# perfreport: the first byte chooses the report (perf, win-cpu, win-disk:
+# byte % 3), the grouping (byte / 3 % 4: total, day, hour, interval), the
+# format (byte / 12 % 2: CSV, text) and the read size (byte / 24 % 4:
+# whole, 1, 7, 4096 bytes); then snapshots that pair: pmimgen's, and the
+# processes above twice, a minute apart
+"$gen" --seed=31 --framing=perf --sources=SYSA,SYSB --intervals=2 --interval=60 -o "$tmp/perf-2x2"
+"$gen" --seed=32 --framing=perf --sources=WINA --intervals=3 --interval=60 -o "$tmp/perf-1x3"
+byte 000 "$tmp/perf-2x2" "$out/perfreport/perf-total"
+byte 012 "$tmp/perf-1x3" "$out/perfreport/cpu-interval"
+byte 104 "$tmp/perf-2x2" "$out/perfreport/disk-hour-text-7"
+perf_blocks instances > "$tmp/perf-later"
+# the same blocks 60 s later: SystemTime's minute, PerfTime and PerfTime100nSec on
+perl -0777 -i -pe '
+	my $pos = 0;
+	while ($pos < length) {
+		my $total = unpack "V", substr($_, $pos + 20, 4);
+		substr($_, $pos + 46, 2) = pack "v", 55;
+		substr($_, $pos + 56, 8) = pack "Q<", unpack("Q<", substr($_, $pos + 56, 8)) + 600000000;
+		substr($_, $pos + 72, 8) = pack "Q<", unpack("Q<", substr($_, $pos + 72, 8)) + 600000000;
+		$pos += $total;
+	}' "$tmp/perf-later"
+cat "$tmp/perf-instances" "$tmp/perf-later" > "$tmp/perf-pairs"
+byte 011 "$tmp/perf-pairs" "$out/perfreport/instances-interval"
