@@ -4,14 +4,16 @@
 # definitions. The files are kept in the tree; run this only to remake them.
 #
 # usage: tests/fuzz/make-corpus.sh PMIMGEN [CORPUS-DIR]
+# (the partial seeds are written with the pmimrpt beside PMIMGEN)
 set -eu
 gen=$1
+rpt=$(dirname "$gen")/pmimrpt
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook" \
-	"$out/winperf" "$out/perfreport"
+	"$out/winperf" "$out/perfreport" "$out/partial"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -177,3 +179,17 @@ perl -0777 -i -pe '
 	}' "$tmp/perf-later"
 cat "$tmp/perf-instances" "$tmp/perf-later" > "$tmp/perf-pairs"
 byte 011 "$tmp/perf-pairs" "$out/perfreport/instances-interval"
+
+# partial: the first byte chooses the report (cpu, waits, perf, win-cpu:
+# byte % 4), then a partial of it by hour, as --partial writes it
+"$gen" --seed=41 --framing=pm --source-label=CV1 --intervals=2 -o "$tmp/partial-pm"
+"$rpt" -q --partial --framing=pm --source=CV1 --report=cpu --by=hour -o "$tmp/cpu.part" \
+	"$tmp/partial-pm"
+"$rpt" -q --partial --framing=pm --source=CV1 --report=waits --by=hour -o "$tmp/waits.part" \
+	"$tmp/partial-pm"
+"$rpt" -q --partial --report=win-cpu --by=hour -o "$tmp/win-cpu.part" "$tmp/perf-1x3"
+"$rpt" -q --partial --report=perf --by=hour -o "$tmp/perf.part" "$tmp/perf-1x3"
+byte 000 "$tmp/cpu.part" "$out/partial/cpu"
+byte 001 "$tmp/waits.part" "$out/partial/waits"
+byte 002 "$tmp/perf.part" "$out/partial/perf"
+byte 003 "$tmp/win-cpu.part" "$out/partial/win-cpu"
