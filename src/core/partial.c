@@ -200,35 +200,40 @@ check(const struct partial *p, char *err, size_t cap)
 }
 
 pm_status
+partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap)
+{
+	uint64_t version = 0;
+	pm_status st = PM_E_PARTIAL;
+
+	*p = (struct partial){ .data = data, .len = len };
+	if (len < sizeof magic + 2 || memcmp(data, magic, sizeof magic) != 0)
+		snprintf(err, cap, "offset 0: not a pmimrpt partial (no PMIMPART)");
+	else if (!be_uint(span_make(data, len), 8, 2, &version) || version != PARTIAL_VERSION)
+		snprintf(err, cap, "offset 8: partial version %u; this pmimrpt reads %u",
+		         (unsigned)version, PARTIAL_VERSION);
+	else
+		st = check(p, err, cap);
+	p->version = (uint16_t)version;
+	if (st != PM_OK)
+		partial_free(p);
+	return st;
+}
+
+pm_status
 partial_load(struct partial *p, const char *path, char *err, size_t cap)
 {
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	uint64_t version = 0;
+	uint8_t *data;
+	size_t len;
 	pm_status st;
 
 	*p = (struct partial){ 0 };
 	if (!fp)
 		return PM_E_OPEN;
-	st = slurp(fp, &p->data, &p->len);
+	st = slurp(fp, &data, &len);
 	if (fp != stdin)
 		fclose(fp);
-	if (st != PM_OK)
-		return st;
-	if (p->len < sizeof magic + 2 || memcmp(p->data, magic, sizeof magic) != 0) {
-		snprintf(err, cap, "offset 0: not a pmimrpt partial (no PMIMPART)");
-		st = PM_E_PARTIAL;
-	} else if ((void)be_uint(span_make(p->data, p->len), 8, 2, &version),
-	           version != PARTIAL_VERSION) {
-		snprintf(err, cap, "offset 8: partial version %u; this pmimrpt reads %u",
-		         (unsigned)version, PARTIAL_VERSION);
-		st = PM_E_PARTIAL;
-	} else {
-		st = check(p, err, cap);
-	}
-	p->version = (uint16_t)version;
-	if (st != PM_OK)
-		partial_free(p);
-	return st;
+	return st == PM_OK ? partial_take(p, data, len, err, cap) : st;
 }
 
 void

@@ -64,6 +64,9 @@ struct partial {
  * partial, a version this program does not read, cut short, or a checksum
  * that does not match. */
 pm_status partial_load(struct partial *p, const char *path, char *err, size_t cap);
+/* The same of len bytes at data (malloc'd: p owns them from now on, and
+ * frees them when they are refused). */
+pm_status partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap);
 void partial_free(struct partial *p);
 
 /* The payload of the first section tagged tag; false when there is none. */
