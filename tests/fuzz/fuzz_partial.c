@@ -1,5 +1,7 @@
 /* fuzz_partial.c: libFuzzer harness for the partial reader: the bytes
- * after the first as a partial file (core/partial.h), checked whole, then
+ * after the first as a partial file (core/partial.h) without its END
+ * section, which the harness appends with the right CRC-32 (so that
+ * mutations reach the section readers, not only the checksum), then
  * every reader of its sections run on it whatever the others said (the
  * run's options, inputs, counts and time covered: runpart.c,
  * pmim/coverage.c; the groups of a PMIM report or the rows of a Windows
@@ -74,10 +76,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (rpt_is_series(def) ? series_report_open(&srep, def, &src, &ro, sink, &d)
 	                        : report_open(&rep, def, schema, &src, &ro, sink, &d)) != PM_OK)
 		abort();
-	if (!(copy = malloc(size - 1 ? size - 1 : 1)))
+	if (!(copy = malloc(size - 1 + 16)))
 		abort();
 	memcpy(copy, data + 1, size - 1);
-	if (partial_take(&part, copy, size - 1, err, sizeof err) == PM_OK) {
+	memcpy(copy + size - 1, "END ", 4);
+	put_be(copy + size - 1 + 4, 8, 4);
+	put_be(copy + size - 1 + 12, 4, partial_crc32(0, copy, size - 1));
+	if (partial_take(&part, copy, size - 1 + 16, err, sizeof err) == PM_OK) {
 		counts = (struct runpart_counts){ &census, &src, 0 };
 		(void)runpart_check(&part, &id, err, sizeof err);
 		(void)runpart_read(&part, &t, &counts, &d, &names, &nnames, err, sizeof err);

@@ -181,7 +181,8 @@ cat "$tmp/perf-instances" "$tmp/perf-later" > "$tmp/perf-pairs"
 byte 011 "$tmp/perf-pairs" "$out/perfreport/instances-interval"
 
 # partial: the first byte chooses the report (cpu, waits, perf, win-cpu:
-# byte % 4), then a partial of it by hour, as --partial writes it
+# byte % 4), then a partial of it by hour, as --partial writes it but for
+# its last 16 bytes (the END section, which the harness makes)
 "$gen" --seed=41 --framing=pm --source-label=CV1 --intervals=2 -o "$tmp/partial-pm"
 "$rpt" -q --partial --framing=pm --source=CV1 --report=cpu --by=hour -o "$tmp/cpu.part" \
 	"$tmp/partial-pm"
@@ -189,6 +190,9 @@ byte 011 "$tmp/perf-pairs" "$out/perfreport/instances-interval"
 	"$tmp/partial-pm"
 "$rpt" -q --partial --report=win-cpu --by=hour -o "$tmp/win-cpu.part" "$tmp/perf-1x3"
 "$rpt" -q --partial --report=perf --by=hour -o "$tmp/perf.part" "$tmp/perf-1x3"
+for p in cpu waits perf win-cpu; do
+	head -c -16 "$tmp/$p.part" > "$tmp/$p.cut" && mv "$tmp/$p.cut" "$tmp/$p.part"
+done
 byte 000 "$tmp/cpu.part" "$out/partial/cpu"
 byte 001 "$tmp/waits.part" "$out/partial/waits"
 byte 002 "$tmp/perf.part" "$out/partial/perf"
