@@ -47,6 +47,8 @@ void pw_section(struct pwriter *w, const char tag[4]);
 void pw_uint(struct pwriter *w, unsigned width, uint64_t v);
 void pw_i64(struct pwriter *w, int64_t v);
 void pw_text(struct pwriter *w, const char *s);
+/* n bytes as they are (already encoded by the caller) */
+void pw_bytes(struct pwriter *w, const void *p, size_t n);
 void pw_end_section(struct pwriter *w);
 /* The END section, and whether everything was written (PM_E_WRITE, or
  * PM_E_NOMEM). Frees the writer's buffer. */
