@@ -131,7 +131,9 @@ rowrec_add(struct rowrec *r, const char *input, const struct sink_cell *cells, s
 		uint64_t bits;
 
 		put(r, 1, c->kind);
-		put(r, 1, c->decimals);
+		/* decimals mean nothing to a text or an empty cell: 0, so
+		 * that equal rows have equal bytes */
+		put(r, 1, c->kind == SINK_TEXT || c->kind == SINK_EMPTY ? 0 : c->decimals);
 		switch ((enum sink_kind)c->kind) {
 		case SINK_TEXT:
 			put(r, 4, c->v.text.n);
