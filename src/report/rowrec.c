@@ -9,6 +9,20 @@ _Static_assert(sizeof(double) == sizeof(uint64_t), "a double is 64 bits");
 
 #define HEAD 13          /* name, sequence, marked */
 #define MAX_DECIMALS 9   /* what a definition may ask (rptdef.c) */
+#define VARINT_MAX 10    /* bytes of a 64-bit varint */
+
+/* A signed number as an unsigned one, small when it is near 0. */
+static uint64_t
+zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
+}
+
+static int64_t
+unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 
 void
 rowrec_init(struct rowrec *r)
@@ -88,19 +102,50 @@ name_index(struct rowrec *r, const char *name, uint32_t *out)
 	return true;
 }
 
-/* The bytes a cell takes. */
+/* A number in 7-bit groups, least significant first, the high bit of each
+ * byte but the last set: 1 to VARINT_MAX bytes. */
+static void
+put_varint(struct rowrec *r, uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		r->buf[r->len++] = (uint8_t)(v | 0x80);
+	r->buf[r->len++] = (uint8_t)v;
+}
+
+/* A varint at *at in s, *at moved past it; false when it is cut short or
+ * longer than 64 bits. */
+static bool
+get_varint(struct span s, size_t *at, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < VARINT_MAX; i++) {
+		uint8_t b;
+		if (!be_u8(s, *at + i, &b) || (i == VARINT_MAX - 1 && b > 1))
+			return false;
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80)) {
+			*at += i + 1;
+			*out = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The most bytes a cell takes. */
 static size_t
 cell_size(const struct sink_cell *c)
 {
 	switch ((enum sink_kind)c->kind) {
-	case SINK_TEXT: return 2 + 4 + c->v.text.n;
+	case SINK_TEXT: return 1 + VARINT_MAX + c->v.text.n;
 	case SINK_INTEGER:
-	case SINK_REAL:
-	case SINK_STAMP: return 2 + 8;
-	case SINK_FRACTION: return 2 + 16;
+	case SINK_STAMP: return 1 + VARINT_MAX;
+	case SINK_REAL: return 1 + 8;
+	case SINK_FRACTION: return 1 + 2 * VARINT_MAX;
 	case SINK_EMPTY: break;
 	}
-	return 2;
+	return 1;
 }
 
 bool
@@ -130,20 +175,21 @@ rowrec_add(struct rowrec *r, const char *input, const struct sink_cell *cells, s
 		const struct sink_cell *c = &cells[i];
 		uint64_t bits;
 
-		put(r, 1, c->kind);
 		/* decimals mean nothing to a text or an empty cell: 0, so
 		 * that equal rows have equal bytes */
-		put(r, 1, c->kind == SINK_TEXT || c->kind == SINK_EMPTY ? 0 : c->decimals);
+		put(r, 1, (uint64_t)c->kind | (c->kind == SINK_TEXT || c->kind == SINK_EMPTY
+		                               ? 0u : (unsigned)c->decimals << 4));
 		switch ((enum sink_kind)c->kind) {
 		case SINK_TEXT:
-			put(r, 4, c->v.text.n);
-			memcpy(r->buf + r->len, c->v.text.s, c->v.text.n);
+			put_varint(r, c->v.text.n);
+			if (c->v.text.n)
+				memcpy(r->buf + r->len, c->v.text.s, c->v.text.n);
 			r->len += c->v.text.n;
 			break;
-		case SINK_INTEGER: put(r, 8, c->v.integer); break;
+		case SINK_INTEGER: put_varint(r, c->v.integer); break;
 		case SINK_FRACTION:
-			put(r, 8, c->v.fraction.num);
-			put(r, 8, c->v.fraction.den);
+			put_varint(r, c->v.fraction.num);
+			put_varint(r, c->v.fraction.den);
 			break;
 		case SINK_REAL:
 			/* its bits as an integer: IEEE-754 binary64 on
@@ -152,7 +198,7 @@ rowrec_add(struct rowrec *r, const char *input, const struct sink_cell *cells, s
 			memcpy(&bits, &c->v.real, sizeof bits);
 			put(r, 8, bits);
 			break;
-		case SINK_STAMP: put(r, 8, (uint64_t)c->v.stamp.at); break;
+		case SINK_STAMP: put_varint(r, zigzag(c->v.stamp.at)); break;
 		case SINK_EMPTY: break;
 		}
 	}
@@ -172,41 +218,45 @@ rowrec_export(const struct rowrec *r, size_t ncells, struct pwriter *w)
 	pw_end_section(w);
 }
 
-/* The length of the row at off in s, of ncells cells, after its head; 0
- * when it is not whole or holds a cell that is not one a report writes. */
+/* The length of the row at off in s, of ncells cells, its head
+ * included; 0 when it is not whole or holds a cell that is not one a
+ * report writes. */
 static size_t
 row_size(struct span s, size_t off, size_t ncells)
 {
 	size_t at = off + HEAD;
-	uint8_t marked, kind, decimals;
+	uint8_t marked, head;
 	uint64_t v;
 
 	if (!be_u8(s, off + HEAD - 1, &marked) || marked > 1)
 		return 0;
 	for (size_t i = 0; i < ncells; i++) {
-		if (!be_u8(s, at, &kind) || !be_u8(s, at + 1, &decimals) ||
-		    decimals > MAX_DECIMALS)
+		if (!be_u8(s, at, &head) || head >> 4 > MAX_DECIMALS)
 			return 0;
-		at += 2;
-		switch (kind) {
+		at++;
+		switch (head & 0x0f) {
 		case SINK_TEXT:
-			if (!be_uint(s, at, 4, &v) || !span_has(s, at + 4, (size_t)v))
+			if (head >> 4 || !get_varint(s, &at, &v) || !span_has(s, at, (size_t)v))
 				return 0;
-			at += 4 + (size_t)v;
+			at += (size_t)v;
 			break;
 		case SINK_FRACTION:
-			if (!be_uint(s, at + 8, 8, &v) || v == 0)
+			if (!get_varint(s, &at, &v) || !get_varint(s, &at, &v) || v == 0)
 				return 0;
-			at += 16;
 			break;
 		case SINK_INTEGER:
-		case SINK_REAL:
 		case SINK_STAMP:
+			if (!get_varint(s, &at, &v))
+				return 0;
+			break;
+		case SINK_REAL:
 			if (!span_has(s, at, 8))
 				return 0;
 			at += 8;
 			break;
 		case SINK_EMPTY:
+			if (head >> 4)
+				return 0;
 			break;
 		default:
 			return 0;
@@ -381,37 +431,42 @@ rowrec_replay(struct rowrec *r, struct sink_cell *cells, size_t ncells,
 	free(byname);
 	free(tmp);
 	for (size_t i = 0; i < r->nrows; i++) {
-		const uint8_t *p = r->buf + r->at[i] + HEAD;
 		bool marked = r->buf[r->at[i] + HEAD - 1] != 0;
+
+		struct span row = span_make(r->buf, r->len);
+		size_t at = r->at[i] + HEAD;
 
 		for (size_t k = 0; k < ncells; k++) {
 			struct sink_cell *c = &cells[k];
-			uint64_t bits;
+			uint8_t head = r->buf[at++];
+			uint64_t v = 0;
 
-			c->kind = p[0];
-			c->decimals = p[1];
-			p += 2;
+			/* checked as it was added or imported */
+			c->kind = head & 0x0f;
+			c->decimals = head >> 4;
 			switch ((enum sink_kind)c->kind) {
 			case SINK_TEXT:
-				c->v.text.n = (size_t)get(p, 4);
-				c->v.text.s = (const char *)p + 4;
-				p += 4 + c->v.text.n;
+				(void)get_varint(row, &at, &v);
+				c->v.text.n = (size_t)v;
+				c->v.text.s = (const char *)r->buf + at;
+				at += c->v.text.n;
 				break;
-			case SINK_INTEGER: c->v.integer = get(p, 8); p += 8; break;
+			case SINK_INTEGER:
+				(void)get_varint(row, &at, &c->v.integer);
+				break;
 			case SINK_FRACTION:
-				c->v.fraction.num = get(p, 8);
-				c->v.fraction.den = get(p + 8, 8);
-				p += 16;
+				(void)get_varint(row, &at, &c->v.fraction.num);
+				(void)get_varint(row, &at, &c->v.fraction.den);
 				break;
 			case SINK_REAL:
-				bits = get(p, 8);
-				memcpy(&c->v.real, &bits, sizeof bits);
-				p += 8;
+				v = get(r->buf + at, 8);
+				memcpy(&c->v.real, &v, sizeof v);
+				at += 8;
 				break;
 			case SINK_STAMP:
-				c->v.stamp.at = (int64_t)get(p, 8);
+				(void)get_varint(row, &at, &v);
+				c->v.stamp.at = unzigzag(v);
 				c->v.stamp.zone = zone;
-				p += 8;
 				break;
 			case SINK_EMPTY:
 				break;

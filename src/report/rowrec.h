@@ -18,11 +18,16 @@
  *   name     u32, an index into the table of input names
  *   sequence u64
  *   marked   u8, 1 when the row includes incomplete intervals
- *   cells    each a u8 kind (enum sink_kind) and a u8 decimals (0 to 9),
- *            then by kind: TEXT a u32 length and its bytes, INTEGER a
- *            u64, FRACTION u64 numerator and u64 denominator (not 0), REAL
- *            the u64 of its IEEE-754 binary64 bits, STAMP the i64 stamp;
- *            EMPTY nothing. A stamp's zone is the run's (--timezone).
+ *   cells    each a byte of its kind (enum sink_kind, low 4 bits) and its
+ *            decimals (0 to 9, high 4 bits; 0 for TEXT and EMPTY), then
+ *            by kind: TEXT a varint length and its bytes, INTEGER a
+ *            varint, FRACTION varint numerator and varint denominator (not
+ *            0), REAL the u64 of its IEEE-754 binary64 bits, STAMP the
+ *            zigzag varint of the stamp; EMPTY nothing. A stamp's zone is
+ *            the run's (--timezone). A varint is 7 bits a byte, least
+ *            significant first, the high bit set in each byte but the
+ *            last, at most 10 bytes; zigzag maps 0, -1, 1, -2 ... to 0, 1,
+ *            2, 3 ...
  *
  * The section (tag ROWS) is: u32 cells a row, u32 names and the names as
  * texts, u64 rows and the rows. */
