@@ -855,7 +855,9 @@ build_identity(struct run *r)
 	runpart_put(id, "perf-names", "%s", o->perf_names ? o->perf_names : "");
 }
 
-/* --partial and --merge: grouped PMIM reports only, for now. */
+/* --partial and --merge: PMIM reports only, for now. A stream's partial
+ * keeps its rows, each with the input its interval came from (what the
+ * messages name as it is handed on). */
 static int
 check_partial(struct run *r)
 {
@@ -863,14 +865,13 @@ check_partial(struct run *r)
 
 	if (!o->partial && !o->merge)
 		return EXIT_CLEAN;
-	if (!r->def || r->def->rows == ROWS_INTERVAL || o->sel.by == BY_INTERVAL)
-		return diag_usage(&r->diag, "--partial and --merge take the grouped "
-		                  "reports (not %s%s) for now",
-		                  r->def ? "" : "the inventory",
-		                  !r->def ? "" : o->sel.by == BY_INTERVAL ? "--by=interval"
-		                  : r->def->name);
+	if (!r->def || (rpt_is_series(r->def) && o->sel.by == BY_INTERVAL))
+		return diag_usage(&r->diag, "--partial and --merge take every report but "
+		                  "the inventory and, for now, a Windows report by interval");
 	if (o->format == FORMAT_TEXT && o->partial)
 		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
+	if (o->partial && !o->merge)
+		r->o.sel.rows_input = &r->diag.file;
 	build_identity(r);
 	return EXIT_CLEAN;
 }

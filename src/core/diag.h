@@ -16,7 +16,9 @@
 
 struct diag {
 	const char *progname;
-	const char *file;        /* the input being read, for messages */
+	const char *file;        /* the input being read, for messages; while
+	                            an interval is handed on, the input its
+	                            first part was in */
 	FILE *out;               /* NULL: count only, print nothing */
 	unsigned max_per_status; /* messages printed per status; 0 = no cap */
 	unsigned long count[PM_STATUS_COUNT];

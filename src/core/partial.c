@@ -110,6 +110,13 @@ pw_text(struct pwriter *w, const char *s)
 }
 
 void
+pw_bytes(struct pwriter *w, const void *p, size_t n)
+{
+	if (n)
+		append(w, p, n);
+}
+
+void
 pw_end_section(struct pwriter *w)
 {
 	put(w, w->tag, 4);

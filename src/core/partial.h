@@ -14,10 +14,11 @@
  * Numbers are unsigned big-endian of 1, 2, 4 or 8 bytes (signed ones in
  * two's complement), texts a u32 length and that many bytes. Which sections
  * there are, and what they hold, is the business of the stages that write
- * them (pmimrpt.c, report/report.c); this file knows only the envelope. A
- * partial is read whole (its size grows with the groups it holds, which
- * --max-groups bounds), its checksum checked before anything is taken
- * from it. */
+ * them (runpart.c, pmim/coverage.c, report/report.c, report/rowrec.c);
+ * this file knows only the envelope. A partial is read whole (its size
+ * grows with the groups it holds, which --max-groups bounds, or with the
+ * rows of a report of a row per interval, which only memory bounds), its
+ * checksum checked before anything is taken from it. */
 #ifndef PARTIAL_H
 #define PARTIAL_H
 
@@ -47,6 +48,8 @@ void pw_section(struct pwriter *w, const char tag[4]);
 void pw_uint(struct pwriter *w, unsigned width, uint64_t v);
 void pw_i64(struct pwriter *w, int64_t v);
 void pw_text(struct pwriter *w, const char *s);
+/* n bytes as they are (already encoded by the caller) */
+void pw_bytes(struct pwriter *w, const void *p, size_t n);
 void pw_end_section(struct pwriter *w);
 /* The END section, and whether everything was written (PM_E_WRITE, or
  * PM_E_NOMEM). Frees the writer's buffer. */

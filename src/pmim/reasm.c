@@ -222,7 +222,11 @@ emit_head(struct reasm *r)
 			r->tally->intervals_incomplete++;
 			report_incomplete(r, s);
 		}
+		/* what is said of it, or kept of it, names its input */
+		const char *current = r->diag->file;
+		r->diag->file = s->file;
 		r->emit(&s->iv, r->ctx);
+		r->diag->file = current;
 	}
 	r->head = ring_at(r, 1);
 	r->count--;

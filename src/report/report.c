@@ -7,6 +7,7 @@
 
 #include "report/metric.h"
 #include "report/report.h"
+#include "report/rowrec.h"
 #include "report/select.h"
 
 #define CELL_MAX 80   /* the most of a name a cell shows */
@@ -77,6 +78,9 @@ struct report {
 	/* what was reported */
 	uint64_t intervals, incomplete_count;
 	int64_t first_start, last_end;
+	/* a stream's rows kept for a partial (o.rows_input), or merged from
+	 * partials, to be written in their order at the finish */
+	struct rowrec rec;
 };
 
 const char *
@@ -265,6 +269,21 @@ rank_buckets(const struct report *r, const struct counter_acc *a, size_t *order)
 	}
 }
 
+/* A row to the writer, or, for a stream's partial, kept with the input it
+ * came from. */
+static void
+put_row(struct report *r, bool marked)
+{
+	if (!r->o.rows_input) {
+		r->sink->row(r->sink, r->cells, marked);
+		return;
+	}
+	if (!rowrec_add(&r->rec, *r->o.rows_input, r->cells, r->nout, marked) &&
+	    r->left_out++ == 0)
+		diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET,
+		        "%zu rows held; further rows are left out", r->rec.nrows);
+}
+
 /* Write a group's rows; fr is the frame of a streamed row. */
 static void
 emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
@@ -304,7 +323,7 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 				column_cell(r, &r->top_fmt[c],
 				            &a[r->top_base + order[k] * def->ntop + c], source,
 				            fr, (int)order[k], &cells[i]);
-		r->sink->row(r->sink, r->cells, marked);
+		put_row(r, marked);
 	}
 }
 
@@ -671,7 +690,8 @@ static const char groups_tag[4] = { 'R', 'P', 'T', 'G' };
 bool
 report_partial_ok(const struct report *r)
 {
-	return !r->stream;
+	(void)r;
+	return true;  /* groups, or a stream's rows */
 }
 
 void
@@ -705,6 +725,8 @@ report_export(struct report *r, struct pwriter *w)
 		}
 	}
 	pw_end_section(w);
+	if (r->stream)
+		rowrec_export(&r->rec, r->nout, w);
 }
 
 /* The counts of a partial added to the report's. */
@@ -784,18 +806,29 @@ pm_status
 report_import(struct report *r, const struct partial *p, struct sources *src, char *err,
               size_t cap)
 {
-	struct span counts, groups;
+	struct span counts, groups, rows;
+	bool has_rows = partial_section(p, ROWREC_TAG, &rows);
+	pm_status st;
 
 	if (!partial_section(p, counts_tag, &counts) || !partial_section(p, groups_tag, &groups)) {
 		snprintf(err, cap, "it holds no report groups");
 		return PM_E_PARTIAL;
+	}
+	/* the identity says so already; a stream's rows never pass for
+	 * groups, nor groups for rows */
+	if (has_rows != r->stream) {
+		snprintf(err, cap, has_rows ? "it holds a row per interval, this report "
+		         "groups them" : "it holds groups, this report has a row per interval");
+		return PM_E_PARTIAL_MISMATCH;
 	}
 	flush(r);
 	if (!import_counts(r, counts)) {
 		snprintf(err, cap, "its report counts are not whole");
 		return PM_E_PARTIAL;
 	}
-	return import_groups(r, groups, src, err, cap);
+	if ((st = import_groups(r, groups, src, err, cap)) != PM_OK || !has_rows)
+		return st;
+	return rowrec_import(&r->rec, rows, r->nout, err, cap);
 }
 
 pm_status
@@ -818,6 +851,9 @@ report_finish(struct report *r, struct report_meta *m)
 		}
 		free(keys);
 	}
+	if (r->rec.nrows && !r->o.rows_input &&
+	    rowrec_replay(&r->rec, r->cells, r->nout, r->o.zone, r->sink) != PM_OK)
+		return PM_E_NOMEM;
 	m->any_interval = r->intervals > 0;
 	m->first_start = r->first_start;
 	m->zone = r->o.zone;
@@ -854,5 +890,6 @@ report_close(struct report *r)
 	free(r->frame_figures);
 	free(r->order);
 	free(r->rank_value);
+	rowrec_free(&r->rec);
 	free(r);
 }

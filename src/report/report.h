@@ -47,6 +47,10 @@ struct report_opts {
 	 * index); NULL: names match the series' own names only */
 	bool (*name_is)(const char *name, uint32_t number, const void *ctx);
 	const void *name_ctx;
+	/* --partial of a stream (rowrec.h): its rows are kept, not written,
+	 * each with the name *rows_input points to as it is made (the input
+	 * its interval came from); NULL: rows are written */
+	const char *const *rows_input;
 };
 
 struct report;
@@ -72,10 +76,13 @@ void report_frame(const struct frame *f, void *ctx);
  * came, or the selections kept some (then a limit left them out). */
 bool report_what_matched_nothing(const struct report *r, char *out, size_t cap);
 
-/* Partials (core/partial.h): whether the report keeps groups that a
- * partial can hold (not a stream of rows); its groups and counts as two
- * sections; a partial's merged into it (source names interned into src).
- * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
+/* Partials (core/partial.h): whether a partial can hold the report (every
+ * PMIM report: its groups, or a stream's rows, rowrec.h); its counts and
+ * groups, and a stream's rows, as sections; a partial's merged into it
+ * (source names interned into src; a stream's rows kept, to be written in
+ * their order by report_finish). PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH
+ * (groups for a stream, or rows for groups, among others) with what in
+ * err; PM_E_NOMEM. */
 bool report_partial_ok(const struct report *r);
 void report_export(struct report *r, struct pwriter *w);
 pm_status report_import(struct report *r, const struct partial *p, struct sources *src,
