@@ -203,7 +203,6 @@ pm_status
 partial_load(struct partial *p, const char *path, char *err, size_t cap)
 {
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	uint64_t version = 0;
 	pm_status st;
 
 	*p = (struct partial){ 0 };
@@ -214,6 +213,16 @@ partial_load(struct partial *p, const char *path, char *err, size_t cap)
 		fclose(fp);
 	if (st != PM_OK)
 		return st;
+	return partial_take(p, p->data, p->len, err, cap);
+}
+
+pm_status
+partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap)
+{
+	uint64_t version = 0;
+	pm_status st;
+
+	*p = (struct partial){ data, len, 0 };
 	if (p->len < sizeof magic + 2 || memcmp(p->data, magic, sizeof magic) != 0) {
 		snprintf(err, cap, "offset 0: not a pmimrpt partial (no PMIMPART)");
 		st = PM_E_PARTIAL;

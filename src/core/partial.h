@@ -64,6 +64,11 @@ struct partial {
  * partial, a version this program does not read, cut short, or a checksum
  * that does not match. */
 pm_status partial_load(struct partial *p, const char *path, char *err, size_t cap);
+/* The same for the len bytes at data (malloc'd; p owns them from now on,
+ * and frees them when they are not a partial): a partial written into
+ * memory, as --jobs does. */
+pm_status partial_take(struct partial *p, uint8_t *data, size_t len, char *err,
+                       size_t cap);
 void partial_free(struct partial *p);
 
 /* The payload of the first section tagged tag; false when there is none. */
@@ -92,7 +97,9 @@ void pc_text(struct pcursor *c, char *out, size_t cap);
 bool pc_done(const struct pcursor *c);
 
 /* The CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of n bytes, continued
- * from crc (0 to start). */
+ * from crc (0 to start). Its table is made on the first call: a program
+ * that writes partials from several threads calls it once before it
+ * starts them. */
 uint32_t partial_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
 #endif
