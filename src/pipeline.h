@@ -70,6 +70,13 @@ int pipeline_read(struct pipeline *p, struct input *in);
  * said yet. */
 void pipeline_finish(struct pipeline *p);
 
+/* Whether pipeline_finish has nothing left to do: no interval waits for
+ * parts and no run of repeats waits to be said. */
+bool pipeline_settled(const struct pipeline *p);
+
+/* The time covered by the intervals read (pmim/coverage.h). */
+const struct coverage *pipeline_coverage(const struct pipeline *p);
+
 const struct tally *pipeline_tally(const struct pipeline *p);
 
 /* The snapshots of the PERF_DATA_BLOCK inputs read; no inputs when none
