@@ -1293,6 +1293,7 @@ struct job {
 	int rc;                    /* -1: not read to its end */
 	bool apart;                /* read apart, it reads as in one run */
 	size_t ranges, most;       /* of its coverage (coverage_ranges) */
+	size_t rows;               /* its report's rows (report_rows) */
 	size_t nsources;
 	struct job_span *spans;
 	size_t nspans;
@@ -1377,6 +1378,7 @@ read_job(struct run *r, struct job *j)
 		 * otherwise apart */
 		j->apart = pipeline_settled(p) && !said_run_limit(&d) && note_spans(j, p, &src);
 		pipeline_finish(p);
+		j->rows = report_rows(rep);
 		if (write_run_partial(part, &r->identity, &j->path, 1, pipeline_tally(p), &d,
 		                      rep) != PM_OK)
 			j->apart = false;
@@ -1415,14 +1417,14 @@ by_span(const void *a, const void *b)
 
 /* Whether the inputs, read apart, read as one run reads them: each left
  * nothing for the next (no interval waiting for parts, no repeats unsaid,
- * no limit of the run reached), the run's limits of sources and ranges
- * hold for them all, and no two cover the same time of one source (and
+ * no limit of the run reached), the run's limits of sources, ranges and
+ * rows hold for them all (their rows together, as if no two shared one), and no two cover the same time of one source (and
  * an input that shares a source with another has no repeats). Then no
  * input's intervals can change how another's are read. */
 static bool
 jobs_agree(const struct run *r, const struct jobs *js)
 {
-	size_t ranges = 0, nspans = 0, names = 0;
+	size_t ranges = 0, nspans = 0, names = 0, rows = 0;
 	struct job_span *all;
 	bool agree = true;
 
@@ -1432,6 +1434,9 @@ jobs_agree(const struct run *r, const struct jobs *js)
 			return false;
 		ranges += j->ranges;
 		nspans += j->nspans;
+		/* the merge could say the limit where one run would not */
+		if ((rows += j->rows) > r->o.sel.max_groups)
+			return false;
 	}
 	if (!(all = malloc((nspans ? nspans : 1) * sizeof *all)))
 		return false;

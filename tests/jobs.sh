@@ -148,6 +148,13 @@ EOF
 	alike "--partial" apart 2
 	same "$tmp/p1.part" "$tmp/p2.part" "--partial --jobs=2: the partial --jobs=1 writes"
 
+	# More rows than --max-groups over the files: read again, so that the
+	# limit is said as one run says it.
+	run j1 1 --report=waits --by=hour --max-groups=1600 $tmp/c1.bin $tmp/c2.bin $tmp/c3.bin $tmp/c4.bin
+	run j2 2 --report=waits --by=hour --max-groups=1600 $tmp/c1.bin $tmp/c2.bin $tmp/c3.bin $tmp/c4.bin
+	alike "--max-groups reached over the files" again 2
+	has_line "$tmp/j2.err" "too many report groups" "--max-groups over the files: said"
+
 	# Reports that keep no groups are read by one thread.
 	run j1 1 --report=intervals $clean
 	run j2 2 --report=intervals $clean

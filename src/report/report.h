@@ -77,6 +77,8 @@ bool report_what_matched_nothing(const struct report *r, char *out, size_t cap);
  * sections; a partial's merged into it (source names interned into src).
  * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
 bool report_partial_ok(const struct report *r);
+/* The rows its groups hold (what --max-groups bounds). */
+size_t report_rows(const struct report *r);
 void report_export(struct report *r, struct pwriter *w);
 pm_status report_import(struct report *r, const struct partial *p, struct sources *src,
                         char *err, size_t cap);
