@@ -1349,19 +1349,24 @@ read_job(struct run *r, struct job *j)
 	FILE *msgs = open_memstream(&j->msgs, &j->nmsgs);
 	FILE *part = open_memstream(&j->part, &j->npart);
 	struct pipeline_opts po = r->o.pipe;
+	struct report_opts so = r->o.sel;
+	/* a zone caches its offsets: a copy of its own for each thread */
+	struct tzone *zone = r->zone ? tzone_copy(r->zone) : NULL;
 	struct pipeline *p = NULL;
 	struct report *rep = NULL;
 	struct binding_framer framer;
 	struct sources src = { 0 };
 	struct diag d;
 	struct input in;
-	pm_status st = msgs && part ? sources_init(&src, po.max_sources) : PM_E_NOMEM;
+	pm_status st = msgs && part && (zone || !r->zone) ? sources_init(&src, po.max_sources)
+	               : PM_E_NOMEM;
 
 	diag_init(&d, PROGNAME, msgs);
 	d.tagged = true;
 	po.progress = NULL;
+	po.zone = so.zone = zone;
 	if (st == PM_OK)
-		st = report_open(&rep, r->def, r->schema, &src, &r->o.sel, &null_sink, &d);
+		st = report_open(&rep, r->def, r->schema, &src, &so, &null_sink, &d);
 	framer = (struct binding_framer){ report_frame, rep };
 	if (st == PM_OK)
 		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
@@ -1386,6 +1391,7 @@ read_job(struct run *r, struct job *j)
 	pipeline_close(p);
 	report_close(rep);
 	sources_free(&src);
+	tzone_close(zone);
 	if (msgs && fclose(msgs) != 0)
 		j->apart = false;
 	if (part && fclose(part) != 0)

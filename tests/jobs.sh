@@ -96,6 +96,11 @@ done
 	run j0 0 --report=waits --by=hour $clean
 	alike "--report=waits --by=hour" apart 0
 
+	# Each thread has its own handle on the zone.
+	run j1 1 --report=summary --by=hour --format=text --timezone=Europe/Berlin $clean
+	run j3 3 --report=summary --by=hour --format=text --timezone=Europe/Berlin $clean
+	alike "--timezone=Europe/Berlin" apart 3
+
 	for report in waits summary; do
 		run j1 1 --report=$report --by=hour $damaged
 		run j2 2 --report=$report --by=hour $damaged
