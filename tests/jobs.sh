@@ -96,6 +96,21 @@ done
 	run j0 0 --report=waits --by=hour $clean
 	alike "--report=waits --by=hour" apart 0
 
+	# An empty file among them; a selection that matches nothing, said
+	# once, by the merge.
+	: > "$tmp/empty.bin"
+	run j1 1 --report=waits $tmp/c1.bin $tmp/empty.bin $tmp/c2.bin
+	run j2 2 --report=waits $tmp/c1.bin $tmp/empty.bin $tmp/c2.bin
+	alike "an empty file among them" apart 2
+	run j1 1 --report=waits --source=NONE $tmp/c1.bin $tmp/c2.bin
+	run j2 2 --report=waits --source=NONE $tmp/c1.bin $tmp/c2.bin
+	alike "--source that matches nothing" apart 2
+	if [ "$(grep -c 'nothing selected' "$tmp/j2.err")" = 1 ]; then
+		pass "nothing selected: said once"
+	else
+		fail "nothing selected: not said once"
+	fi
+
 	# Each thread has its own handle on the zone.
 	run j1 1 --report=summary --by=hour --format=text --timezone=Europe/Berlin $clean
 	run j3 3 --report=summary --by=hour --format=text --timezone=Europe/Berlin $clean
