@@ -290,6 +290,12 @@ pipeline_finish(struct pipeline *p)
 	coverage_finish(p->coverage);
 }
 
+bool
+pipeline_settled(const struct pipeline *p)
+{
+	return reasm_pending(p->reasm) == 0 && !coverage_unsaid(p->coverage);
+}
+
 const struct tally *
 pipeline_tally(const struct pipeline *p)
 {

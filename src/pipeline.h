@@ -70,6 +70,10 @@ int pipeline_read(struct pipeline *p, struct input *in);
  * said yet. */
 void pipeline_finish(struct pipeline *p);
 
+/* Whether pipeline_finish has nothing left to do: no interval waits for
+ * parts and no run of repeats waits to be said. */
+bool pipeline_settled(const struct pipeline *p);
+
 const struct tally *pipeline_tally(const struct pipeline *p);
 
 /* The snapshots of the PERF_DATA_BLOCK inputs read; no inputs when none
@@ -80,7 +84,8 @@ const struct census *pipeline_census(const struct pipeline *p);
  * a counter went back (a reboot, a reset). */
 uint64_t pipeline_resets(const struct pipeline *p);
 
-/* The time covered, for partials (pmim/coverage.h). */
+/* The time covered by the intervals read (pmim/coverage.h): for --jobs,
+ * and for partials. */
 struct coverage *pipeline_coverage(const struct pipeline *p);
 
 void pipeline_close(struct pipeline *p);

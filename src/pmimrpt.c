@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +63,7 @@ struct options {
 	struct copybook_list copybooks;
 	bool describe, quiet, progress;
 	bool partial, merge;      /* --partial, --merge */
+	size_t jobs;              /* --jobs: files read at once */
 };
 
 /* ---- the names options take */
@@ -324,6 +327,21 @@ set_max_coverage(void *target, struct diag *d, const char *arg)
 	return positive_size(d, "--max-coverage", arg, target);
 }
 
+static int
+set_jobs(void *target, struct diag *d, const char *arg)
+{
+	size_t *jobs = target;
+	long online;
+
+	if (!parse_size(arg, jobs) || *jobs > 1024)
+		return diag_usage(d, "--jobs must be 0 (a thread per online core) to 1024, not '%s'", arg);
+	if (*jobs == 0) {
+		online = sysconf(_SC_NPROCESSORS_ONLN);
+		*jobs = online > 0 ? (size_t)online : 1;
+	}
+	return EXIT_CLEAN;
+}
+
 static int show_help(void *target, struct diag *d, const char *arg);
 
 static int
@@ -403,6 +421,9 @@ static const struct cli_option options[] = {
 	{ .help = "Input:" },
 	{ "framing", 0, required_argument, "=KIND", set_framing, OPT(pipe.framing),
 	  "{}", framing_names },
+	{ "jobs", 'j', required_argument, "=N", set_jobs, OPT(jobs),
+	  "read up to N files at once (default 1; 0: as\n"
+	  "many as there are online cores): the same report", NULL },
 	{ "perf-names", 0, required_argument, "=FILE", cli_set_string, OPT(perf_names),
 	  "name PERF_DATA_BLOCK objects and counters by the\n"
 	  "title table in FILE (the registry's Counter value,\n"
@@ -637,6 +658,9 @@ struct run {
 	uint64_t merged_resets;
 	char **merged_inputs;       /* --merge: their inputs' names */
 	size_t nmerged;
+	size_t jobs;                /* threads reading the inputs (--jobs) */
+	bool jobs_merged;           /* the inputs were read apart and merged */
+	unsigned long shown[PM_STATUS_COUNT + 1]; /* their messages replayed */
 	char when[20];              /* the run time of the title block */
 	char **inputs;              /* the operands; none: standard input */
 	int ninputs;
@@ -855,6 +879,15 @@ build_identity(struct run *r)
 	runpart_put(id, "perf-names", "%s", o->perf_names ? o->perf_names : "");
 }
 
+/* Whether threads may read the inputs (--jobs): the grouped PMIM reports,
+ * whose threads' partials merge as one run's groups. */
+static bool
+jobs_capable(const struct run *r)
+{
+	return r->def && !rpt_is_series(r->def) && r->def->rows != ROWS_INTERVAL &&
+	       r->o.sel.by != BY_INTERVAL;
+}
+
 /* --partial and --merge: PMIM reports only, for now. A stream's partial
  * keeps its rows, each with the input its interval came from (what the
  * messages name as it is handed on). */
@@ -882,6 +915,34 @@ by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One partial, loaded (st PM_OK) or not, checked against the run's
+ * identity, its counts and groups added, then freed. Returns -1 when it
+ * could not be had or was refused (said, naming path). */
+static int
+merge_partial(struct run *r, struct partial *p, pm_status st, const char *path,
+              char *err, size_t cap)
+{
+	struct runpart_counts counts = { &r->merged_census, &r->sources, 0 };
+
+	if (st == PM_OK && (st = runpart_check(p, &r->identity, err, cap)) == PM_OK &&
+	    (st = runpart_read(p, &r->merged, &counts, &r->diag, &r->merged_inputs,
+	                       &r->nmerged, err, cap)) == PM_OK &&
+	    (st = coverage_import(pipeline_coverage(r->p), p, &r->sources, path, err,
+	                          cap)) == PM_OK)
+		st = r->srep ? series_report_import(r->srep, p, &r->sources, err, cap)
+		             : report_import(r->rep, p, &r->sources, err, cap);
+	partial_free(p);
+	r->merged_resets += counts.resets;
+	if (st == PM_OK)
+		return 0;
+	if (st == PM_E_OPEN || st == PM_E_READ)
+		diag_at(&r->diag, st, DIAG_NO_OFFSET, "%s: %s", path, strerror(errno));
+	else
+		diag_at(&r->diag, st, DIAG_NO_OFFSET, "%s: %s", path,
+		        st == PM_E_NOMEM ? "out of memory" : err);
+	return -1;
+}
+
 /* --merge: every operand (or standard input) a partial, checked whole,
  * then its counts and groups added. Returns -1 when one could not be
  * read or was refused (said). */
@@ -893,27 +954,11 @@ merge_partials(struct run *r)
 
 	for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
 		const char *path = r->ninputs ? r->inputs[i] : "-";
-		struct runpart_counts counts = { &r->merged_census, &r->sources, 0 };
 		struct partial p;
 		pm_status st = partial_load(&p, path, err, sizeof err);
 
-		if (st == PM_OK && (st = runpart_check(&p, &r->identity, err, sizeof err)) == PM_OK &&
-		    (st = runpart_read(&p, &r->merged, &counts, &r->diag, &r->merged_inputs,
-		                       &r->nmerged, err, sizeof err)) == PM_OK &&
-		    (st = coverage_import(pipeline_coverage(r->p), &p, &r->sources, path, err,
-		                          sizeof err)) == PM_OK)
-			st = r->srep ? series_report_import(r->srep, &p, &r->sources, err, sizeof err)
-			             : report_import(r->rep, &p, &r->sources, err, sizeof err);
-		partial_free(&p);
-		r->merged_resets += counts.resets;
-		if (st == PM_OK)
-			continue;
-		if (st == PM_E_OPEN || st == PM_E_READ)
-			diag_at(&r->diag, st, DIAG_NO_OFFSET, "%s: %s", path, strerror(errno));
-		else
-			diag_at(&r->diag, st, DIAG_NO_OFFSET, "%s: %s", path,
-			        st == PM_E_NOMEM ? "out of memory" : err);
-		rc = -1;
+		if (merge_partial(r, &p, st, path, err, sizeof err) < 0)
+			rc = -1;
 	}
 	/* one run lists its inputs in the order given; a merge, by name */
 	qsort(r->merged_inputs, r->nmerged, sizeof *r->merged_inputs, by_name);
@@ -999,7 +1044,7 @@ run_prepare(struct run *r, int argc, char **argv)
 	char err[160];
 	int rc;
 
-	*o = (struct options){ .report = "intervals" };
+	*o = (struct options){ .report = "intervals", .jobs = 1 };
 	census_init(&r->merged_census);
 	pipeline_defaults(&o->pipe);
 	o->sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
@@ -1076,9 +1121,11 @@ run_open(struct run *r)
 	r->out_open = true;
 	setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
 
-	/* Progress on a terminal, or when asked; never with --quiet. */
-	progress_init(&r->progress, !o->quiet && (o->progress || isatty(STDERR_FILENO)) ?
-	              stderr : NULL, inputs_size(r->inputs, r->ninputs));
+	/* Progress on a terminal, or when asked; never with --quiet, nor
+	 * when threads read the inputs. */
+	progress_init(&r->progress, !o->quiet && r->jobs <= 1 &&
+	              (o->progress || isatty(STDERR_FILENO)) ? stderr : NULL,
+	              inputs_size(r->inputs, r->ninputs));
 	r->o.pipe.progress = &r->progress;
 	r->diag.before_message = progress_erase;
 	r->diag.before_ctx = &r->progress;
@@ -1120,32 +1167,59 @@ run_open(struct run *r)
 static const struct tally *
 run_tally(const struct run *r)
 {
-	return r->o.merge ? &r->merged : pipeline_tally(r->p);
+	return r->o.merge || r->jobs_merged ? &r->merged : pipeline_tally(r->p);
 }
 
-/* --partial: the run's sections, then the report's groups. */
+/* What a partial holds: the run's sections, the time covered, and the
+ * report's groups or rows. */
+struct run_partial {
+	const struct runpart_identity *id;
+	const char *const *inputs;
+	size_t ninputs;
+	const struct tally *t;
+	const struct census *census;
+	const struct sources *src;
+	uint64_t resets;
+	const struct coverage *cover;
+	const struct diag *d;
+	struct report *rep;               /* one of the two */
+	const struct series_report *srep;
+};
+
+/* A partial to fp. Both --partial and each thread of --jobs write theirs
+ * here. */
+static pm_status
+write_run_partial(FILE *fp, const struct run_partial *rp)
+{
+	struct pwriter w;
+
+	pw_open(&w, fp);
+	runpart_write(&w, rp->id, rp->inputs, rp->ninputs, rp->t, rp->census, rp->src,
+	              rp->resets, rp->d);
+	coverage_export(rp->cover, &w);
+	if (rp->srep)
+		series_report_export(rp->srep, &w);
+	else
+		report_export(rp->rep, &w);
+	return pw_close(&w);
+}
+
+/* --partial: the run's partial, to the output. */
 static pm_status
 write_partial(struct run *r)
 {
 	static const char *const stdin_name = "-";
-	struct pwriter w;
 
-	pw_open(&w, r->out.fp);
 	if (r->o.merge)
-		runpart_write(&w, &r->identity, (const char *const *)r->merged_inputs,
-		              r->nmerged, &r->merged, &r->merged_census, &r->sources,
-		              r->merged_resets, &r->diag);
-	else
-		runpart_write(&w, &r->identity,
-		              r->ninputs ? (const char *const *)r->inputs : &stdin_name,
-		              r->ninputs ? (size_t)r->ninputs : 1, pipeline_tally(r->p),
-		              pipeline_census(r->p), &r->sources, pipeline_resets(r->p), &r->diag);
-	coverage_export(pipeline_coverage(r->p), &w);
-	if (r->srep)
-		series_report_export(r->srep, &w);
-	else
-		report_export(r->rep, &w);
-	return pw_close(&w);
+		return write_run_partial(r->out.fp, &(struct run_partial){
+			&r->identity, (const char *const *)r->merged_inputs, r->nmerged,
+			&r->merged, &r->merged_census, &r->sources, r->merged_resets,
+			pipeline_coverage(r->p), &r->diag, r->rep, r->srep });
+	return write_run_partial(r->out.fp, &(struct run_partial){
+		&r->identity, r->ninputs ? (const char *const *)r->inputs : &stdin_name,
+		r->ninputs ? (size_t)r->ninputs : 1, run_tally(r), pipeline_census(r->p),
+		&r->sources, pipeline_resets(r->p), pipeline_coverage(r->p), &r->diag, r->rep,
+		r->srep });
 }
 
 /* The report written, or the inventory; then the output kept or given up. */
@@ -1231,6 +1305,283 @@ kind_refused(struct run *r)
 	return false;
 }
 
+/* ---- --jobs: inputs read by threads, each into a partial in memory */
+
+/* The time one source's intervals covered in one input. */
+struct job_span {
+	char name[SOURCE_NAME_MAX];
+	int64_t start, end;
+	bool repeats;              /* the input had duplicates or overlaps */
+};
+
+/* One input, read by a thread on its own. */
+struct job {
+	const char *path;
+	char *msgs;                /* its messages, tagged (diag_replay) */
+	size_t nmsgs;
+	char *part;                /* its partial */
+	size_t npart;
+	int rc;                    /* -1: not read to its end */
+	bool apart;                /* read apart, it reads as in one run */
+	size_t ranges, most;       /* of its coverage (coverage_ranges) */
+	size_t rows;               /* its report's rows (report_rows) */
+	size_t nsources;
+	struct job_span *spans;
+	size_t nspans;
+};
+
+struct jobs {
+	struct run *r;
+	struct job *job;
+	size_t n;
+	atomic_size_t next;        /* the next input to read */
+	atomic_bool again;         /* one input did not read apart: they
+	                              will all be read again */
+};
+
+/* Statuses a run says once, or limits over the run: an input that says
+ * one may read otherwise apart. */
+static bool
+said_run_limit(const struct diag *d)
+{
+	return d->count[PM_E_PENDING_LIMIT] || d->count[PM_E_COVERAGE_LIMIT] ||
+	       d->count[PM_E_SOURCE_LIMIT] || d->count[PM_E_GROUP_LIMIT] ||
+	       d->count[PM_E_NOMEM];
+}
+
+/* Each source's covered time in j->spans. */
+static bool
+note_spans(struct job *j, const struct pipeline *p, const struct sources *src)
+{
+	const struct coverage *c = pipeline_coverage(p);
+	bool repeats = pipeline_tally(p)->intervals_duplicate ||
+	               pipeline_tally(p)->intervals_overlapping;
+
+	j->ranges = coverage_ranges(c, &j->most);
+	j->nsources = src->n;
+	if (src->n && !(j->spans = calloc(src->n, sizeof *j->spans)))
+		return false;
+	for (size_t id = 0; id < src->n; id++) {
+		struct job_span *s = &j->spans[j->nspans];
+		if (!coverage_span(c, (uint32_t)id, &s->start, &s->end))
+			continue;
+		snprintf(s->name, sizeof s->name, "%s", sources_name(src, (uint32_t)id));
+		s->repeats = repeats;
+		j->nspans++;
+	}
+	return true;
+}
+
+/* Read j's input with a pipeline, sources, report and diag of its own:
+ * its messages and its partial into memory. */
+static void
+read_job(struct run *r, struct job *j)
+{
+	FILE *msgs = open_memstream(&j->msgs, &j->nmsgs);
+	FILE *part = open_memstream(&j->part, &j->npart);
+	struct pipeline_opts po = r->o.pipe;
+	struct report_opts so = r->o.sel;
+	/* a zone caches its offsets: a copy of its own for each thread */
+	struct tzone *zone = r->zone ? tzone_copy(r->zone) : NULL;
+	struct pipeline *p = NULL;
+	struct report *rep = NULL;
+	struct binding_framer framer;
+	struct sources src = { 0 };
+	struct diag d;
+	struct input in;
+	pm_status st = msgs && part && (zone || !r->zone) ? sources_init(&src, po.max_sources)
+	               : PM_E_NOMEM;
+
+	diag_init(&d, PROGNAME, msgs);
+	d.tagged = true;
+	po.progress = NULL;
+	po.zone = so.zone = zone;
+	if (st == PM_OK)
+		st = report_open(&rep, r->def, r->schema, &src, &so, &null_sink, &d);
+	framer = (struct binding_framer){ report_frame, rep };
+	if (st == PM_OK)
+		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
+	if (st == PM_OK) {
+		if (input_open_path(&in, j->path) != PM_OK) {
+			diag_at(&d, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", j->path, strerror(errno));
+			j->rc = -1;
+		} else {
+			if (pipeline_read(p, &in) < 0)
+				j->rc = -1;
+			input_close(&in);
+		}
+		/* what the next input could still change: then it reads
+		 * otherwise apart */
+		j->apart = pipeline_settled(p) && !said_run_limit(&d) && note_spans(j, p, &src);
+		pipeline_finish(p);
+		j->rows = report_rows(rep);
+		if (write_run_partial(part, &(struct run_partial){
+			&r->identity, &j->path, 1, pipeline_tally(p), pipeline_census(p), &src,
+			pipeline_resets(p), pipeline_coverage(p), &d, rep, NULL }) != PM_OK)
+			j->apart = false;
+	}
+	pipeline_close(p);
+	report_close(rep);
+	sources_free(&src);
+	tzone_close(zone);
+	if (msgs && fclose(msgs) != 0)
+		j->apart = false;
+	if (part && fclose(part) != 0)
+		j->apart = false;
+}
+
+static void *
+job_thread(void *arg)
+{
+	struct jobs *js = arg;
+	size_t i;
+
+	while (!atomic_load(&js->again) && (i = atomic_fetch_add(&js->next, 1)) < js->n) {
+		read_job(js->r, &js->job[i]);
+		if (!js->job[i].apart)
+			atomic_store(&js->again, true);
+	}
+	return NULL;
+}
+
+static int
+by_span(const void *a, const void *b)
+{
+	const struct job_span *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether the inputs, read apart, read as one run reads them: each left
+ * nothing for the next (no interval waiting for parts, no repeats unsaid,
+ * no limit of the run reached), the run's limits of sources, ranges and
+ * rows hold for them all (their rows together, as if no two shared one), and no two cover the same time of one source (and
+ * an input that shares a source with another has no repeats). Then no
+ * input's intervals can change how another's are read. */
+static bool
+jobs_agree(const struct run *r, const struct jobs *js)
+{
+	size_t ranges = 0, nspans = 0, names = 0, rows = 0;
+	struct job_span *all;
+	bool agree = true;
+
+	for (size_t i = 0; i < js->n; i++) {
+		const struct job *j = &js->job[i];
+		if (!j->apart || ranges + j->most > r->o.pipe.max_coverage)
+			return false;
+		ranges += j->ranges;
+		nspans += j->nspans;
+		/* the merge could say the limit where one run would not */
+		if ((rows += j->rows) > r->o.sel.max_groups)
+			return false;
+	}
+	if (!(all = malloc((nspans ? nspans : 1) * sizeof *all)))
+		return false;
+	nspans = 0;
+	for (size_t i = 0; i < js->n; i++) {
+		memcpy(all + nspans, js->job[i].spans, js->job[i].nspans * sizeof *all);
+		nspans += js->job[i].nspans;
+	}
+	qsort(all, nspans, sizeof *all, by_span);
+	for (size_t i = 0; i < nspans && agree; i++) {
+		if (i == 0 || strcmp(all[i - 1].name, all[i].name) != 0)
+			names++;
+		else if (all[i - 1].end > all[i].start || all[i - 1].repeats || all[i].repeats)
+			agree = false;
+	}
+	free(all);
+	/* sources without covered time count toward the limit too */
+	for (size_t i = 0; i < js->n; i++)
+		names += js->job[i].nsources - js->job[i].nspans;
+	return agree && names <= r->o.pipe.max_sources;
+}
+
+/* For the tests: with PMIMRPT_JOBS_LOG=FILE, a line "apart THREADS INPUTS"
+ * or "again THREADS INPUTS" appended to FILE says whether the inputs read
+ * apart were merged or read again; nothing else shows it. */
+static void
+note_jobs(bool agree, size_t threads, size_t inputs)
+{
+	const char *path = getenv("PMIMRPT_JOBS_LOG");
+	FILE *fp;
+
+	if (!path || !*path || !(fp = fopen(path, "a")))
+		return;
+	fprintf(fp, "%s %zu %zu\n", agree ? "apart" : "again", threads, inputs);
+	fclose(fp);
+}
+
+/* --jobs: the inputs read by r->jobs threads; then, in input order, each
+ * one's messages printed and its partial merged. When they would not read
+ * as one run reads them (jobs_agree), what the threads did is dropped and
+ * the inputs are read again, one after the other. Returns -1 when one
+ * could not be opened or read to its end. */
+static int
+read_jobs(struct run *r)
+{
+	struct jobs js = { r, NULL, (size_t)r->ninputs, 0, false };
+	pthread_t *threads = calloc(r->jobs, sizeof *threads);
+	size_t started = 0;
+	char err[600];
+	bool agree;
+	int rc = 0;
+
+	if (!threads || !(js.job = calloc(js.n, sizeof *js.job))) {
+		free(threads);
+		return read_inputs(r);
+	}
+	(void)partial_crc32(0, NULL, 0); /* its table, before the threads */
+	for (size_t i = 0; i < js.n; i++)
+		js.job[i].path = r->inputs[i];
+	while (started < r->jobs && started < js.n &&
+	       pthread_create(&threads[started], NULL, job_thread, &js) == 0)
+		started++;
+	if (started == 0)
+		job_thread(&js);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	agree = jobs_agree(r, &js);
+	note_jobs(agree, started, js.n);
+	if (!agree) {
+		rc = read_inputs(r);
+	} else {
+		r->jobs_merged = true;
+		for (size_t i = 0; i < js.n; i++) {
+			struct job *j = &js.job[i];
+			struct partial p;
+			pm_status st;
+			diag_replay(&r->diag, j->msgs, j->nmsgs, r->shown);
+			st = partial_take(&p, (uint8_t *)j->part, j->npart, err, sizeof err);
+			j->part = NULL;
+			if (merge_partial(r, &p, st, j->path, err, sizeof err) < 0 || j->rc < 0)
+				rc = -1;
+		}
+	}
+	for (size_t i = 0; i < js.n; i++) {
+		free(js.job[i].msgs);
+		free(js.job[i].part);
+		free(js.job[i].spans);
+	}
+	free(js.job);
+	free(threads);
+	return rc;
+}
+
+/* How many threads read the inputs: --jobs for two inputs or more of a
+ * report a partial holds (only those merge); else one. Standard input
+ * is read in order, by one. */
+static size_t
+jobs_for(const struct run *r)
+{
+	if (r->o.jobs <= 1 || r->ninputs < 2 || r->o.merge || !jobs_capable(r))
+		return 1;
+	for (int i = 0; i < r->ninputs; i++)
+		if (strcmp(r->inputs[i], "-") == 0)
+			return 1;
+	return r->o.jobs;
+}
+
 /* Read the inputs into the report; the exit code. */
 static int
 run_report(struct run *r)
@@ -1241,9 +1592,11 @@ run_report(struct run *r)
 		return rc;
 	if (!r->o.merge && kind_refused(r))
 		return EXIT_USAGE;
+	if ((r->jobs = jobs_for(r)) > 1 && !r->o.partial)
+		build_identity(r);
 	if ((rc = run_open(r)) != EXIT_CLEAN)
 		return rc;
-	read_rc = r->o.merge ? merge_partials(r) : read_inputs(r);
+	read_rc = r->o.merge ? merge_partials(r) : r->jobs > 1 ? read_jobs(r) : read_inputs(r);
 	pipeline_finish(r->p);
 	progress_erase(&r->progress);
 	if (r->diag.count[PM_E_PERF_REPORT]) {
@@ -1256,8 +1609,8 @@ run_report(struct run *r)
 	diag_print_suppressed(&r->diag);
 	if (!r->o.quiet)
 		print_summary(&r->diag, run_tally(r),
-		              r->o.merge ? &r->merged_census : pipeline_census(r->p),
-		              r->o.merge ? r->merged_resets : pipeline_resets(r->p),
+		              r->o.merge || r->jobs_merged ? &r->merged_census : pipeline_census(r->p),
+		              r->o.merge || r->jobs_merged ? r->merged_resets : pipeline_resets(r->p),
 		              r->o.merge ? (unsigned)r->nmerged
 		              : (unsigned)(r->ninputs ? r->ninputs : 1));
 	rc = diag_exit_code(&r->diag);

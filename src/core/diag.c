@@ -45,6 +45,8 @@ diag_at(struct diag *d, pm_status st, int64_t offset, const char *fmt, ...)
 
 	if (d->before_message)
 		d->before_message(d->before_ctx);
+	if (d->tagged)
+		fprintf(d->out, "%c%u ", DIAG_TAG, (unsigned)st);
 	fprintf(d->out, "%s: ", d->progname);
 	if (d->file)
 		fprintf(d->out, "%s: ", d->file);
@@ -75,6 +77,8 @@ vmessage(struct diag *d, enum status_class cls, bool named, const char *fmt,
 		return;
 	if (d->before_message)
 		d->before_message(d->before_ctx);
+	if (d->tagged)
+		fprintf(d->out, "%c%u ", DIAG_TAG, (unsigned)PM_STATUS_COUNT);
 	if (named)
 		fprintf(d->out, "%s: ", d->progname);
 	vfprintf(d->out, fmt, ap);
@@ -116,6 +120,38 @@ diag_usage(struct diag *d, const char *fmt, ...)
 	if (d->out)
 		fprintf(d->out, "Try '%s --help' for more information.\n", d->progname);
 	return EXIT_USAGE;
+}
+
+void
+diag_replay(struct diag *d, const char *buf, size_t len, unsigned long *shown)
+{
+	const char *p = buf, *end = buf + len;
+	bool print = true;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end;
+
+		if (*p == DIAG_TAG) {
+			unsigned long st = 0;
+			for (p++; p < next && *p >= '0' && *p <= '9'; p++)
+				st = st * 10 + (unsigned long)(*p - '0');
+			if (p < next && *p == ' ')
+				p++;
+			print = true;
+			if (st < PM_STATUS_COUNT) {
+				shown[st]++;
+				print = !d->max_per_status || shown[st] <= d->max_per_status;
+			}
+		}
+		/* a line without a tag goes with the message before it */
+		if (print && d->out) {
+			if (d->before_message)
+				d->before_message(d->before_ctx);
+			fwrite(p, 1, (size_t)(next - p), d->out);
+		}
+		p = next;
+	}
 }
 
 void

@@ -6,6 +6,7 @@
 #ifndef DIAG_H
 #define DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +28,12 @@ struct diag {
 	 * that would otherwise run into it. NULL: nothing to do. */
 	void (*before_message)(void *ctx);
 	void *before_ctx;
+	/* Each message begins with DIAG_TAG, its status's number (none:
+	 * PM_STATUS_COUNT) and a space, for diag_replay. */
+	bool tagged;
 };
+
+#define DIAG_TAG '\x1f'
 
 void diag_init(struct diag *d, const char *progname, FILE *out);
 /* Count n of status st said elsewhere (a partial's), as diag_at would
@@ -71,6 +77,13 @@ int diag_usage(struct diag *d, const char *fmt, ...)
 /* The n bytes at p as hex digits, for a message's x'...': as many as fit
  * out (cap bytes, the NUL included). */
 void diag_hex(char *out, size_t cap, const uint8_t *p, size_t n);
+
+/* Print the messages a tagged diag wrote into buf (len bytes, the
+ * messages of one input read elsewhere, a thread of --jobs), untagged, as
+ * d would have printed them: at most max_per_status of a status over all
+ * the buffers replayed, shown[] counting them (PM_STATUS_COUNT, zero at
+ * first). The counts are d's business (diag_count). */
+void diag_replay(struct diag *d, const char *buf, size_t len, unsigned long *shown);
 
 /* Lines "N more messages of this kind suppressed" for each capped status. */
 void diag_print_suppressed(const struct diag *d);

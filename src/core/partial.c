@@ -8,24 +8,38 @@
 static const uint8_t magic[8] = { 'P', 'M', 'I', 'M', 'P', 'A', 'R', 'T' };
 static const char end_tag[4] = { 'E', 'N', 'D', ' ' };
 
+/* Eight bytes a step ("slicing by 8"): table[k][b] is the CRC of byte b
+ * followed by k zero bytes. */
 uint32_t
 partial_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
-	static uint32_t table[256];
+	static uint32_t table[8][256];
 	static bool ready;
+	size_t i = 0;
 
 	if (!ready) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
+		for (uint32_t b = 0; b < 256; b++) {
+			uint32_t c = b;
 			for (int k = 0; k < 8; k++)
 				c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
+			table[0][b] = c;
 		}
+		for (uint32_t b = 0; b < 256; b++)
+			for (int k = 1; k < 8; k++)
+				table[k][b] = table[0][table[k - 1][b] & 0xFF] ^ (table[k - 1][b] >> 8);
 		ready = true;
 	}
 	crc = ~crc;
-	for (size_t i = 0; i < n; i++)
-		crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+	for (; i + 8 <= n; i += 8) {
+		uint32_t lo = crc ^ ((uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+		                     (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24);
+		crc = table[7][lo & 0xFF] ^ table[6][(lo >> 8) & 0xFF] ^
+		      table[5][(lo >> 16) & 0xFF] ^ table[4][lo >> 24] ^
+		      table[3][p[i + 4]] ^ table[2][p[i + 5]] ^ table[1][p[i + 6]] ^
+		      table[0][p[i + 7]];
+	}
+	for (; i < n; i++)
+		crc = table[0][(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
 	return ~crc;
 }
 

@@ -98,7 +98,9 @@ void pc_text(struct pcursor *c, char *out, size_t cap);
 bool pc_done(const struct pcursor *c);
 
 /* The CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of n bytes, continued
- * from crc (0 to start). */
+ * from crc (0 to start). Its table is made on the first call: a program
+ * that writes partials from several threads calls it once before it
+ * starts them. */
 uint32_t partial_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
 #endif

@@ -74,6 +74,19 @@ tzone_open(const char *name, pm_status *st)
 	return z;
 }
 
+struct tzone *
+tzone_copy(const struct tzone *z)
+{
+	struct tzone *c = calloc(1, sizeof *c);
+
+	if (!c || !(c->cache = calloc(OFFSET_CACHE, sizeof *c->cache))) {
+		tzone_close(c);
+		return NULL;
+	}
+	memcpy(c->tz, z->tz, sizeof c->tz);
+	return c;
+}
+
 void
 tzone_close(struct tzone *z)
 {

@@ -21,6 +21,11 @@ struct tzone;
  * zone, PM_E_NOMEM when there is no memory. */
 struct tzone *tzone_open(const char *name, pm_status *st);
 
+/* Another handle on zone z, with a cache of its own: a zone caches the
+ * offsets it looked up, so each thread that uses one has its own. NULL
+ * when there is no memory. */
+struct tzone *tzone_copy(const struct tzone *z);
+
 void tzone_close(struct tzone *z);
 
 /* The zone's offset from UTC at the UTC stamp, in stamp units. */

@@ -49,6 +49,7 @@ struct coverage {
 	struct source_cover *by_source;
 	size_t nsources;
 	size_t ranges;          /* over all sources */
+	size_t most;            /* the most ranges ever held */
 	bool limit_said;
 };
 
@@ -213,7 +214,8 @@ cover(struct coverage *c, struct ranges *sc, int64_t start, int64_t end,
 		memmove(sc->r + i + 1, sc->r + i, (sc->n - i) * sizeof *sc->r);
 		sc->r[i] = (struct range){ start, end, start, end - start, 1, offset, file };
 		sc->n++;
-		c->ranges++;
+		if (++c->ranges > c->most)
+			c->most = c->ranges;
 	}
 }
 
@@ -327,6 +329,42 @@ coverage_admit(struct coverage *c, const struct interval *iv, bool complete,
 	return true;
 }
 
+bool
+coverage_unsaid(const struct coverage *c)
+{
+	for (size_t s = 0; s < c->nsources; s++)
+		if (c->by_source[s].run.kind != COVER_NEW)
+			return true;
+	return false;
+}
+
+size_t
+coverage_ranges(const struct coverage *c, size_t *most)
+{
+	*most = c->most;
+	return c->ranges;
+}
+
+bool
+coverage_span(const struct coverage *c, uint32_t source, int64_t *start, int64_t *end)
+{
+	bool any = false;
+
+	if (source >= c->nsources)
+		return false;
+	for (int k = BY_COMPLETE; k <= BY_INCOMPLETE; k++) {
+		const struct ranges *rs = &c->by_source[source].by[k];
+		if (rs->n == 0)
+			continue;
+		if (!any || rs->r[0].start < *start)
+			*start = rs->r[0].start;
+		if (!any || rs->r[rs->n - 1].end > *end)
+			*end = rs->r[rs->n - 1].end;
+		any = true;
+	}
+	return any;
+}
+
 void
 coverage_finish(struct coverage *c)
 {
@@ -415,8 +453,15 @@ import_range(struct coverage *c, uint32_t source, bool complete, const struct ra
 		return;
 	v = judge(sc, complete, in->start, in->end, &met);
 	if (v == COVER_NEW) {
-		cover(c, &sc->by[complete ? BY_COMPLETE : BY_INCOMPLETE], in->start, in->end,
-		      in->offset, in->file);
+		/* as it was, grid and all: it meets no range */
+		struct ranges *rs = &sc->by[complete ? BY_COMPLETE : BY_INCOMPLETE];
+		size_t i = first_ending_after(rs, in->start);
+		if (room(c, rs, in->offset)) {
+			memmove(rs->r + i + 1, rs->r + i, (rs->n - i) * sizeof *rs->r);
+			rs->r[i] = *in;
+			rs->n++;
+			c->ranges++;
+		}
 		return;
 	}
 	tzone_format(c->o.zone, in->start, from);

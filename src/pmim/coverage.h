@@ -61,6 +61,19 @@ bool coverage_admit(struct coverage *c, const struct interval *iv,
 enum coverage_verdict coverage_judge(const struct coverage *c, uint32_t source,
                                      bool complete, int64_t start, int64_t end);
 
+/* Whether a run of repeats is waiting to be said (coverage_finish, or the
+ * source's next new interval, says it). */
+bool coverage_unsaid(const struct coverage *c);
+
+/* The ranges remembered, over all sources; *most, the most ever held. */
+size_t coverage_ranges(const struct coverage *c, size_t *most);
+
+/* The time source's intervals have covered, from the start of its first
+ * range to the end of its last, complete and incomplete ones together;
+ * false when it covered none. */
+bool coverage_span(const struct coverage *c, uint32_t source, int64_t *start,
+                   int64_t *end);
+
 /* Said once the run of repeats of every source has ended. */
 void coverage_finish(struct coverage *c);
 

@@ -447,6 +447,12 @@ reasm_part(struct reasm *r, const struct pm_part *p)
 	return st;
 }
 
+size_t
+reasm_pending(const struct reasm *r)
+{
+	return r->count;
+}
+
 void
 reasm_finish(struct reasm *r)
 {

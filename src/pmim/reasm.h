@@ -72,6 +72,9 @@ pm_status reasm_open(struct reasm **out, const struct pmint *pm,
  * still counts toward the horizon), PM_E_LONG_PART or PM_OK (part taken). */
 pm_status reasm_part(struct reasm *r, const struct pm_part *p);
 
+/* How many intervals are waiting for parts. */
+size_t reasm_pending(const struct reasm *r);
+
 /* Emit every interval still waiting, in order (incomplete ones reported). */
 void reasm_finish(struct reasm *r);
 

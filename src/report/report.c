@@ -687,6 +687,12 @@ by_source_then_period(const void *a, const void *b)
 static const char counts_tag[4] = { 'R', 'P', 'T', 'C' };
 static const char groups_tag[4] = { 'R', 'P', 'T', 'G' };
 
+size_t
+report_rows(const struct report *r)
+{
+	return r->ngroups * r->nrows;
+}
+
 bool
 report_partial_ok(const struct report *r)
 {

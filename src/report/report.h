@@ -84,6 +84,8 @@ bool report_what_matched_nothing(const struct report *r, char *out, size_t cap);
  * (groups for a stream, or rows for groups, among others) with what in
  * err; PM_E_NOMEM. */
 bool report_partial_ok(const struct report *r);
+/* The rows its groups hold (what --max-groups bounds). */
+size_t report_rows(const struct report *r);
 void report_export(struct report *r, struct pwriter *w);
 pm_status report_import(struct report *r, const struct partial *p, struct sources *src,
                         char *err, size_t cap);
