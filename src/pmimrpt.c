@@ -860,8 +860,9 @@ build_identity(struct run *r)
 	for (size_t i = 0; i < o->sel.nsources; i++)
 		snprintf(sources + strlen(sources), sizeof sources - strlen(sources), "%s%s",
 		         i ? "," : "", o->sel.sources[i]);
-	runpart_put(id, "report", "%s", r->def->name);
-	runpart_put(id, "definition", "%016llx", (unsigned long long)r->def->fingerprint);
+	runpart_put(id, "report", "%s", r->def ? r->def->name : "inventory");
+	runpart_put(id, "definition", "%016llx",
+	            (unsigned long long)(r->def ? r->def->fingerprint : 0));
 	runpart_put(id, "layout", "%016llx", (unsigned long long)layout_fingerprint(&r->pm.lay));
 	runpart_put(id, "by", "%s", report_by_name(o->sel.by));
 	runpart_put(id, "from", "%lld", (long long)o->sel.from);
@@ -898,9 +899,6 @@ check_partial(struct run *r)
 
 	if (!o->partial && !o->merge)
 		return EXIT_CLEAN;
-	if (!r->def || (rpt_is_series(r->def) && o->sel.by == BY_INTERVAL))
-		return diag_usage(&r->diag, "--partial and --merge take every report but "
-		                  "the inventory and, for now, a Windows report by interval");
 	if (o->format == FORMAT_TEXT && o->partial)
 		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
 	if (o->partial && !o->merge)
@@ -930,7 +928,7 @@ merge_partial(struct run *r, struct partial *p, pm_status st, const char *path,
 	    (st = coverage_import(pipeline_coverage(r->p), p, &r->sources, path, err,
 	                          cap)) == PM_OK)
 		st = r->srep ? series_report_import(r->srep, p, &r->sources, err, cap)
-		             : report_import(r->rep, p, &r->sources, err, cap);
+		     : r->rep ? report_import(r->rep, p, &r->sources, err, cap) : PM_OK;
 	partial_free(p);
 	r->merged_resets += counts.resets;
 	if (st == PM_OK)
@@ -1199,7 +1197,7 @@ write_run_partial(FILE *fp, const struct run_partial *rp)
 	coverage_export(rp->cover, &w);
 	if (rp->srep)
 		series_report_export(rp->srep, &w);
-	else
+	else if (rp->rep)
 		report_export(rp->rep, &w);
 	return pw_close(&w);
 }
@@ -1230,7 +1228,11 @@ run_finish(struct run *r, bool read_all)
 	const struct tally *t = run_tally(r);
 	pm_status st;
 
-	if (r->o.partial) {
+	if (r->o.partial && !r->def && pipeline_census(r->p)->inputs) {
+		diag_at(&r->diag, PM_E_PARTIAL_KIND, DIAG_NO_OFFSET, "the inventory of "
+		        "PERF_DATA_BLOCK input: nothing written");
+		st = PM_OK;
+	} else if (r->o.partial) {
 		st = write_partial(r);
 	} else if (r->rep || r->srep) {
 		struct report_meta meta = {

@@ -151,10 +151,52 @@ rpt --partial --report=waits --by=hour -o "$tmp/d2.bin.part" "$tmp/d2.bin" 2>/de
 expect_rc 4 rpt --merge --report=waits --by=hour "$tmp/d2.bin.part" "$tmp/copy.part"
 has_line "$tmp/last.err" "copy.part: repeated intervals of S2A from .*, from .*copy.bin at offset [0-9]*, repeat time already merged from .*d2.bin at offset [0-9]*: counted twice" \
 	"partials of the same time: said as repeats, with both inputs"
-# Not yet: the inventory and a Windows report by interval (rows per
-# interval of PMIM reports: tests/partial_rows.sh).
-expect_rc 12 rpt --partial --report=inventory "$tmp/d1.bin"
-has_line "$tmp/last.err" "take every report but the inventory" "--partial of the inventory: refused"
-expect_rc 12 rpt --partial --report=perf --by=interval "$tmp/p1.perf"
-has_line "$tmp/last.err" "a Windows report by interval" "--partial of a Windows report by interval: refused"
+# The inventory of PMIM input merges too; a Windows report by interval
+# merges its rows (partials given in reverse, and a tree); the inventory of
+# PERF_DATA_BLOCKs has no partial yet (exit 12, nothing written).
+files_given=$files
+files=$(for f in $files; do echo "$f"; done | sort | tr '\n' ' ')
+rc=0
+rpt --report=inventory $files > "$tmp/single.out" 2> "$tmp/single.err" || rc=$?
+tail -1 "$tmp/single.err" > "$tmp/single.sum"; echo "exit $rc" >> "$tmp/single.sum"
+parts=
+for f in $reversed; do
+	rpt --partial --report=inventory -o "$f.ipart" "$f" 2>/dev/null
+	parts="$parts $f.ipart"
+done
+rc=0
+rpt --merge --report=inventory $parts > "$tmp/merged.out" 2> "$tmp/merged.err" || rc=$?
+tail -1 "$tmp/merged.err" > "$tmp/merged.sum"; echo "exit $rc" >> "$tmp/merged.sum"
+same "$tmp/single.out" "$tmp/merged.out" "inventory: 9 partials merge to the single run"
+same "$tmp/single.sum" "$tmp/merged.sum" "inventory: the summary line and exit code of the single run"
+files=$files_given
+for report in perf win-cpu; do
+	parts=
+	for f in $perf_reversed; do
+		rpt --partial --report=$report --by=interval -o "$f.part" "$f" 2>/dev/null
+		parts="$parts $f.part"
+	done
+	set -- $parts
+	first=$1
+	shift
+	rpt --merge --partial --report=$report --by=interval -o "$tmp/tree.part" "$@" 2>/dev/null
+	for format in csv text; do
+		pmim_files=$files files=$perf_files
+		single $report interval $format
+		files=$pmim_files
+		merged $report interval $format "$tmp/tree.part" "$first"
+		if cmp -s "$tmp/single.out" "$tmp/merged.out" &&
+		   cmp -s "$tmp/single.sum" "$tmp/merged.sum"; then
+			pass "$report --by=interval --format=$format: the Windows rows merge to the single run"
+		else
+			fail "$report --by=interval --format=$format: the merge differs"
+			diff "$tmp/single.out" "$tmp/merged.out" | head -5
+		fi
+	done
+done
+rm -f "$tmp/kept.part"
+expect_rc 12 rpt --partial --report=inventory -o "$tmp/kept.part" "$tmp/p1.perf"
+has_line "$tmp/last.err" "the inventory of PERF_DATA_BLOCK input" "--partial of a Windows inventory: refused"
+[ ! -e "$tmp/kept.part" ] && pass "--partial of a Windows inventory: nothing written" ||
+	fail "--partial of a Windows inventory: nothing written"
 finish

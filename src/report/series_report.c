@@ -6,6 +6,7 @@
 #include "core/grow.h"
 #include "core/numparse.h"
 #include "report/metric.h"
+#include "report/rowrec.h"
 #include "report/select.h"
 #include "report/series_report.h"
 
@@ -85,6 +86,7 @@ struct series_report {
 	size_t stats_cap;
 	uint32_t *index;
 	size_t index_cap;
+	struct rowrec rec;          /* --by=interval rows of partials */
 	struct sink_column *cols;   /* the writer's, until the report closes */
 	struct sink_cell *cells;
 	size_t ncells;
@@ -233,6 +235,7 @@ series_report_open(struct series_report **out, const struct rpt_def *def,
 		return PM_E_NOMEM;
 	*r = (struct series_report){ .def = def, .src = src, .o = *o, .sink = sink,
 	                             .diag = d, .first = INT64_MAX, .last = INT64_MIN };
+	rowrec_init(&r->rec);
 	r->ncells = def->ncols + 3;
 	r->cols = calloc(r->ncells, sizeof *r->cols);
 	r->cells = calloc(r->ncells, sizeof *r->cells);
@@ -263,6 +266,7 @@ series_report_close(struct series_report *r)
 	free(r->rows);
 	free(r->stats);
 	free(r->index);
+	rowrec_free(&r->rec);
 	free(r->cols);
 	free(r->cells);
 	free(r);
@@ -558,7 +562,12 @@ emit(struct series_report *r, const struct row *w)
 		else
 			row_text(r, w, def->cols[c].text, &cells[3 + c]);
 	}
-	r->sink->row(r->sink, cells, false);
+	if (!r->o.rows_input)
+		r->sink->row(r->sink, cells, false);
+	else if (!rowrec_add(&r->rec, r->inputs.t[w->input], cells, r->ncells, false) &&
+	         r->left_out++ == 0)
+		diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET,
+		        "%zu rows held; further rows are left out", r->rec.nrows);
 }
 
 /* Write the rows held and forget them (the rows of one frame). */
@@ -698,6 +707,8 @@ series_report_export(const struct series_report *r, struct pwriter *w)
 		}
 	}
 	pw_end_section(w);
+	if (r->o.by == BY_INTERVAL)
+		rowrec_export(&r->rec, r->ncells, w);
 }
 
 /* The value of one window, for the least and the largest. */
@@ -849,7 +860,13 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		snprintf(err, cap, "its rows section does not hold what it says");
 		return PM_E_PARTIAL;
 	}
-	return PM_OK;
+	if (r->o.by != BY_INTERVAL)
+		return PM_OK;
+	if (!partial_section(p, ROWREC_TAG, &rows)) {
+		snprintf(err, cap, "it holds no rows of a report by interval");
+		return PM_E_PARTIAL;
+	}
+	return rowrec_import(&r->rec, rows, r->ncells, err, cap);
 }
 
 bool
@@ -923,6 +940,9 @@ series_report_finish(struct series_report *r, struct report_meta *m)
 	if (r->merged && r->nrows && !sort_rows(r))
 		diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "rows written as they came");
 	flush(r);
+	if (r->rec.nrows && !r->o.rows_input &&
+	    rowrec_replay(&r->rec, r->cells, r->ncells, r->o.zone, r->sink) != PM_OK)
+		return PM_E_NOMEM;
 	m->any_interval = r->values > 0;
 	m->first_start = r->first;
 	m->last_end = r->last;

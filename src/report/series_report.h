@@ -47,7 +47,9 @@ bool series_report_what_matched_nothing(const struct series_report *r, char *out
 /* Partials (core/partial.h): the rows held and the counts, as two
  * sections; a partial's merged in, rows of the same source, period and
  * names together; the merged rows are then written in the order of the
- * inputs they first appeared in (by name) and of their making there.
+ * inputs they first appeared in (by name) and of their making there. By
+ * interval, the rows themselves (report/rowrec.h), kept instead of written
+ * when opts.rows_input is set, each with the input its frame came from.
  * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
 void series_report_export(const struct series_report *r, struct pwriter *w);
 pm_status series_report_import(struct series_report *r, const struct partial *p,
