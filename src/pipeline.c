@@ -242,6 +242,10 @@ read_perf(struct pipeline *p, struct input *in)
 		return -1;
 	}
 	p->census.inputs++;
+	if (!census_input(&p->census, in->name)) {
+		diag_at(p->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "out of memory");
+		return -1;
+	}
 	return wp_stream_read(p->perf, in, p->diag, &p->file);
 }
 

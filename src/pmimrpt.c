@@ -1228,11 +1228,7 @@ run_finish(struct run *r, bool read_all)
 	const struct tally *t = run_tally(r);
 	pm_status st;
 
-	if (r->o.partial && !r->def && pipeline_census(r->p)->inputs) {
-		diag_at(&r->diag, PM_E_PARTIAL_KIND, DIAG_NO_OFFSET, "the inventory of "
-		        "PERF_DATA_BLOCK input: nothing written");
-		st = PM_OK;
-	} else if (r->o.partial) {
+	if (r->o.partial) {
 		st = write_partial(r);
 	} else if (r->rep || r->srep) {
 		struct report_meta meta = {
@@ -1244,6 +1240,10 @@ run_finish(struct run *r, bool read_all)
 			.run_time = r->when,
 		};
 		st = r->srep ? series_report_finish(r->srep, &meta) : report_finish(r->rep, &meta);
+	} else if (r->o.merge && r->merged_census.inputs) {
+		struct census_names names = { title_name, type_name, r->names };
+		census_order(&r->merged_census);
+		st = inventory_write_perf(r->out.fp, t, &r->merged_census, &r->sources, &names);
 	} else if (pipeline_census(r->p)->inputs) {
 		struct census_names names = { title_name, type_name, r->names };
 		st = inventory_write_perf(r->out.fp, t, pipeline_census(r->p), &r->sources, &names);

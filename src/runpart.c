@@ -11,6 +11,7 @@ static const char inputs_tag[4] = { 'F', 'I', 'L', 'S' };
 static const char tally_tag[4] = { 'T', 'A', 'L', 'Y' };
 static const char diag_tag[4] = { 'D', 'I', 'A', 'G' };
 static const char census_tag[4] = { 'C', 'E', 'N', 'S' };
+static const char entries_tag[4] = { 'C', 'E', 'N', 'E' };
 
 void
 runpart_put(struct runpart_identity *id, const char *key, const char *fmt, ...)
@@ -95,6 +96,22 @@ runpart_write(struct pwriter *w, const struct runpart_identity *id,
 		pw_uint(w, 8, y->snapshots);
 		pw_i64(w, y->first);
 		pw_i64(w, y->last);
+		pw_text(w, census->names[y->input]);
+		pw_uint(w, 8, y->seq);
+	}
+	pw_end_section(w);
+	pw_section(w, entries_tag);
+	pw_uint(w, 8, census->nodata);
+	pw_uint(w, 8, census->unknown);
+	pw_uint(w, 8, census->nentries);
+	for (size_t i = 0; i < census->nentries; i++) {
+		const struct census_entry *e = &census->entries[i];
+		pw_uint(w, 4, e->object);
+		pw_uint(w, 4, e->counter);
+		pw_uint(w, 4, e->type);
+		pw_uint(w, 8, e->seen);
+		pw_text(w, census->names[e->input]);
+		pw_uint(w, 8, e->seq);
 	}
 	pw_end_section(w);
 	pw_section(w, diag_tag);
@@ -183,10 +200,41 @@ read_inputs(const struct partial *p, char ***names, size_t *nnames)
 	return pc_done(&c) ? PM_OK : PM_E_PARTIAL;
 }
 
+/* The objects and counters of a partial added to k's. */
+static pm_status
+read_entries(const struct partial *p, struct runpart_counts *k)
+{
+	static char input[4096];
+	struct span s;
+	struct pcursor c;
+	uint64_t n;
+	pm_status st;
+
+	if (!partial_section(p, entries_tag, &s))
+		return PM_E_PARTIAL;
+	c = pc_make(s);
+	k->census->nodata += pc_uint(&c, 8);
+	k->census->unknown += pc_uint(&c, 8);
+	n = pc_uint(&c, 8);
+	for (uint64_t i = 0; i < n && !c.bad; i++) {
+		uint32_t object = (uint32_t)pc_uint(&c, 4), counter = (uint32_t)pc_uint(&c, 4);
+		uint32_t type = (uint32_t)pc_uint(&c, 4);
+		uint64_t seen = pc_uint(&c, 8), seq;
+		pc_text(&c, input, sizeof input);
+		seq = pc_uint(&c, 8);
+		if (c.bad)
+			break;
+		if ((st = census_entry_add(k->census, object, counter, type, seen, input, seq)) != PM_OK)
+			return st;
+	}
+	return pc_done(&c) ? PM_OK : PM_E_PARTIAL;
+}
+
 /* The systems and snapshots of a partial added to k's. */
 static pm_status
 read_census(const struct partial *p, struct runpart_counts *k)
 {
+	static char input[4096];
 	char name[SOURCE_NAME_MAX];
 	struct span s;
 	struct pcursor c;
@@ -201,19 +249,24 @@ read_census(const struct partial *p, struct runpart_counts *k)
 	k->resets += pc_uint(&c, 8);
 	n = pc_uint(&c, 8);
 	for (uint64_t i = 0; i < n && !c.bad; i++) {
-		uint64_t snapshots;
+		uint64_t snapshots, seq;
 		int64_t first, last;
 		pc_text(&c, name, sizeof name);
 		snapshots = pc_uint(&c, 8);
 		first = pc_i64(&c);
 		last = pc_i64(&c);
+		pc_text(&c, input, sizeof input);
+		seq = pc_uint(&c, 8);
 		if (c.bad)
 			break;
 		if ((st = sources_intern(k->sources, name, strlen(name), &source)) != PM_OK ||
-		    (st = census_add(k->census, source, snapshots, first, last)) != PM_OK)
+		    (st = census_add_from(k->census, source, snapshots, first, last, input,
+		                          seq)) != PM_OK)
 			return st;
 	}
-	return pc_done(&c) ? PM_OK : PM_E_PARTIAL;
+	if (!pc_done(&c))
+		return PM_E_PARTIAL;
+	return read_entries(p, k);
 }
 
 pm_status

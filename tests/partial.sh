@@ -151,9 +151,8 @@ rpt --partial --report=waits --by=hour -o "$tmp/d2.bin.part" "$tmp/d2.bin" 2>/de
 expect_rc 4 rpt --merge --report=waits --by=hour "$tmp/d2.bin.part" "$tmp/copy.part"
 has_line "$tmp/last.err" "copy.part: repeated intervals of S2A from .*, from .*copy.bin at offset [0-9]*, repeat time already merged from .*d2.bin at offset [0-9]*: counted twice" \
 	"partials of the same time: said as repeats, with both inputs"
-# The inventory of PMIM input merges too; a Windows report by interval
-# merges its rows (partials given in reverse, and a tree); the inventory of
-# PERF_DATA_BLOCKs has no partial yet (exit 12, nothing written).
+# The inventory merges too; a Windows report by interval merges its rows
+# (partials given in reverse, and a tree).
 files_given=$files
 files=$(for f in $files; do echo "$f"; done | sort | tr '\n' ' ')
 rc=0
@@ -194,9 +193,19 @@ for report in perf win-cpu; do
 		fi
 	done
 done
-rm -f "$tmp/kept.part"
-expect_rc 12 rpt --partial --report=inventory -o "$tmp/kept.part" "$tmp/p1.perf"
-has_line "$tmp/last.err" "the inventory of PERF_DATA_BLOCK input" "--partial of a Windows inventory: refused"
-[ ! -e "$tmp/kept.part" ] && pass "--partial of a Windows inventory: nothing written" ||
-	fail "--partial of a Windows inventory: nothing written"
+# the inventory of Windows input: systems, objects and counters in the
+# order they first appeared, inputs taken by name
+rc=0
+rpt --report=inventory $perf_files > "$tmp/single.out" 2> "$tmp/single.err" || rc=$?
+tail -1 "$tmp/single.err" > "$tmp/single.sum"; echo "exit $rc" >> "$tmp/single.sum"
+parts=
+for f in $perf_reversed; do
+	rpt --partial --report=inventory -o "$f.ipart" "$f" 2>/dev/null
+	parts="$parts $f.ipart"
+done
+rc=0
+rpt --merge --report=inventory $parts > "$tmp/merged.out" 2> "$tmp/merged.err" || rc=$?
+tail -1 "$tmp/merged.err" > "$tmp/merged.sum"; echo "exit $rc" >> "$tmp/merged.sum"
+same "$tmp/single.out" "$tmp/merged.out" "Windows inventory: the partials merge to the single run"
+same "$tmp/single.sum" "$tmp/merged.sum" "Windows inventory: the summary line and exit code of the single run"
 finish

@@ -16,12 +16,51 @@ census_init(struct census *c)
 void
 census_free(struct census *c)
 {
+	for (size_t i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
 	free(c->systems);
 	free(c->entries);
 	free(c->slots);
 	census_init(c);
 }
 
+
+/* The index of an input's name, added when new (inputs are a few per
+ * run; a merge adds each partial's). */
+static bool
+name_index(struct census *c, const char *name, uint32_t *at)
+{
+	size_t n = strlen(name) + 1;
+
+	for (size_t i = c->nnames; i-- > 0;)
+		if (strcmp(c->names[i], name) == 0) {
+			*at = (uint32_t)i;
+			return true;
+		}
+	if (c->nnames >= UINT32_MAX ||
+	    !grow_table((void **)&c->names, &c->names_cap, c->nnames + 1, sizeof *c->names) ||
+	    !(c->names[c->nnames] = malloc(n)))
+		return false;
+	memcpy(c->names[c->nnames], name, n);
+	*at = (uint32_t)c->nnames++;
+	return true;
+}
+
+bool
+census_input(struct census *c, const char *name)
+{
+	return name_index(c, name ? name : "-", &c->input);
+}
+
+/* Whether (input a, seq x) comes before (b, y): by the inputs' names. */
+static bool
+earlier(const struct census *c, uint32_t a, uint64_t x, uint32_t b, uint64_t y)
+{
+	int order = strcmp(c->names[a], c->names[b]);
+
+	return order < 0 || (order == 0 && x < y);
+}
 
 pm_status
 census_snapshot(struct census *c, uint32_t source, int64_t stamp)
@@ -33,17 +72,33 @@ pm_status
 census_add(struct census *c, uint32_t source, uint64_t snapshots, int64_t first,
            int64_t last)
 {
+	if (!c->nnames && !census_input(c, NULL))
+		return PM_E_NOMEM;
+	return census_add_from(c, source, snapshots, first, last, c->names[c->input], c->seq);
+}
+
+pm_status
+census_add_from(struct census *c, uint32_t source, uint64_t snapshots, int64_t first,
+                int64_t last, const char *input, uint64_t seq)
+{
 	struct census_system *s;
+	uint32_t in;
 	size_t i = 0;
 
+	if (!name_index(c, input, &in))
+		return PM_E_NOMEM;
 	while (i < c->nsystems && c->systems[i].source != source)
 		i++;
 	if (i == c->nsystems) {
 		if (!grow_table((void **)&c->systems, &c->systems_cap, i + 1, sizeof *c->systems))
 			return PM_E_NOMEM;
-		c->systems[c->nsystems++] = (struct census_system){ source, 0, first, last };
+		c->systems[c->nsystems++] = (struct census_system){ source, 0, first, last, in,
+		                                                    seq };
+		c->seq = seq >= c->seq ? seq + 1 : c->seq;
 	}
 	s = &c->systems[i];
+	if (earlier(c, in, seq, s->input, s->seq))
+		s->input = in, s->seq = seq;
 	s->snapshots += snapshots;
 	if (first < s->first)
 		s->first = first;
@@ -94,8 +149,21 @@ rehash(struct census *c)
 pm_status
 census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type)
 {
+	if (!c->nnames && !census_input(c, NULL))
+		return PM_E_NOMEM;
+	return census_entry_add(c, object, counter, type, 1, c->names[c->input], c->seq);
+}
+
+pm_status
+census_entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
+                 uint64_t seen, const char *input, uint64_t seq)
+{
+	struct census_entry *e;
+	uint32_t in;
 	size_t i;
 
+	if (!name_index(c, input, &in))
+		return PM_E_NOMEM;
 	if ((c->nentries + 1) * 2 > c->nslots && !rehash(c))
 		return PM_E_NOMEM;
 	i = slot_of(c, object, counter, type);
@@ -103,9 +171,46 @@ census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type)
 		if (c->nentries >= UINT32_MAX - 1 ||
 		    !grow_table((void **)&c->entries, &c->entries_cap, c->nentries + 1, sizeof *c->entries))
 			return PM_E_NOMEM;
-		c->entries[c->nentries] = (struct census_entry){ object, counter, type, 0 };
+		c->entries[c->nentries] = (struct census_entry){ object, counter, type, 0, in, seq };
 		c->slots[i] = (uint32_t)++c->nentries;
+		c->seq = seq >= c->seq ? seq + 1 : c->seq;
 	}
-	c->entries[c->slots[i] - 1].seen++;
+	e = &c->entries[c->slots[i] - 1];
+	e->seen += seen;
+	if (earlier(c, in, seq, e->input, e->seq))
+		e->input = in, e->seq = seq;
 	return PM_OK;
+}
+
+static const struct census *sorting;
+
+static int
+system_order(const void *a, const void *b)
+{
+	const struct census_system *x = a, *y = b;
+
+	return earlier(sorting, x->input, x->seq, y->input, y->seq) ? -1
+	       : earlier(sorting, y->input, y->seq, x->input, x->seq);
+}
+
+static int
+entry_order(const void *a, const void *b)
+{
+	const struct census_entry *x = a, *y = b;
+
+	return earlier(sorting, x->input, x->seq, y->input, y->seq) ? -1
+	       : earlier(sorting, y->input, y->seq, x->input, x->seq);
+}
+
+void
+census_order(struct census *c)
+{
+	sorting = c;
+	qsort(c->systems, c->nsystems, sizeof *c->systems, system_order);
+	qsort(c->entries, c->nentries, sizeof *c->entries, entry_order);
+	memset(c->slots, 0, c->nslots * sizeof *c->slots);
+	for (size_t i = 0; i < c->nentries; i++) {
+		const struct census_entry *e = &c->entries[i];
+		c->slots[slot_of(c, e->object, e->counter, e->type)] = (uint32_t)(i + 1);
+	}
 }

@@ -6,6 +6,7 @@
 #ifndef CENSUS_H
 #define CENSUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,11 +18,15 @@ struct census_system {
 	uint32_t source;
 	uint64_t snapshots;
 	int64_t first, last;     /* UTC stamps (pmtime.h units) */
+	uint32_t input;          /* where it first appeared: of inputs, */
+	uint64_t seq;            /* and what the run had seen before it */
 };
 
 struct census_entry {
 	uint32_t object, counter, type; /* counter CENSUS_OBJECT: the object */
 	uint64_t seen;                  /* snapshots that held it */
+	uint32_t input;                 /* where it first appeared */
+	uint64_t seq;
 };
 
 struct census {
@@ -33,6 +38,13 @@ struct census {
 	size_t nslots;
 	uint64_t nodata, unknown; /* counter definitions skipped, by reason */
 	uint64_t inputs;          /* inputs read as streams of snapshots */
+	/* the names of the inputs things first appeared in, the one being
+	 * read, and how many things appeared so far: the order of first
+	 * appearance, kept across partials (census_order) */
+	char **names;
+	size_t nnames, names_cap;
+	uint32_t input;
+	uint64_t seq;
 };
 
 /* Names for the writer: a title index, a counter type (buf may be used). */
@@ -45,6 +57,9 @@ struct census_names {
 void census_init(struct census *c);
 void census_free(struct census *c);
 
+/* The input read from now on (its name); false when out of memory. */
+bool census_input(struct census *c, const char *name);
+
 /* A snapshot of source at stamp. */
 pm_status census_snapshot(struct census *c, uint32_t source, int64_t stamp);
 /* snapshots of source from first to last (a partial's). */
@@ -53,5 +68,18 @@ pm_status census_add(struct census *c, uint32_t source, uint64_t snapshots, int6
 
 /* An object or counter seen in a snapshot. */
 pm_status census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type);
+
+/* A partial's: seen times an entry that first appeared in input at seq
+ * (the earlier place of the two is kept). */
+pm_status census_entry_add(struct census *c, uint32_t object, uint32_t counter,
+                           uint32_t type, uint64_t seen, const char *input, uint64_t seq);
+/* The same for a system; census_add is one of the current input. */
+pm_status census_add_from(struct census *c, uint32_t source, uint64_t snapshots,
+                          int64_t first, int64_t last, const char *input, uint64_t seq);
+
+/* Systems and entries in the order of the inputs they first appeared in,
+ * by name, then of their appearance there: what one run over the inputs
+ * in name order lists (for a merge of partials). */
+void census_order(struct census *c);
 
 #endif
