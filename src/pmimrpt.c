@@ -959,7 +959,8 @@ merge_partials(struct run *r)
 			rc = -1;
 	}
 	/* one run lists its inputs in the order given; a merge, by name */
-	qsort(r->merged_inputs, r->nmerged, sizeof *r->merged_inputs, by_name);
+	if (r->nmerged)
+		qsort(r->merged_inputs, r->nmerged, sizeof *r->merged_inputs, by_name);
 	return rc;
 }
 
@@ -1482,10 +1483,12 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		return false;
 	nspans = 0;
 	for (size_t i = 0; i < js->n; i++) {
-		memcpy(all + nspans, js->job[i].spans, js->job[i].nspans * sizeof *all);
+		if (js->job[i].nspans)
+			memcpy(all + nspans, js->job[i].spans, js->job[i].nspans * sizeof *all);
 		nspans += js->job[i].nspans;
 	}
-	qsort(all, nspans, sizeof *all, by_span);
+	if (nspans)
+		qsort(all, nspans, sizeof *all, by_span);
 	for (size_t i = 0; i < nspans && agree; i++) {
 		if (i == 0 || strcmp(all[i - 1].name, all[i].name) != 0)
 			names++;

@@ -206,7 +206,10 @@ void
 census_order(struct census *c)
 {
 	sorting = c;
-	qsort(c->systems, c->nsystems, sizeof *c->systems, system_order);
+	if (c->nsystems)
+		qsort(c->systems, c->nsystems, sizeof *c->systems, system_order);
+	if (!c->nentries)
+		return;
 	qsort(c->entries, c->nentries, sizeof *c->entries, entry_order);
 	memset(c->slots, 0, c->nslots * sizeof *c->slots);
 	for (size_t i = 0; i < c->nentries; i++) {

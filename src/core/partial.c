@@ -81,7 +81,7 @@ pw_section(struct pwriter *w, const char tag[4])
 static void
 append(struct pwriter *w, const void *p, size_t n)
 {
-	if (w->failed)
+	if (w->failed || n == 0)
 		return;
 	if (w->len + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 4096;
