@@ -249,14 +249,15 @@ echo "    (runs under 50 ms at the smaller size: against cat's growth)"
 
 # The merge of many partials.
 if [ "$partials" -gt 0 ]; then
-	dir=$workdir/partials-$partials
+	dir=$workdir/partials-$partials-v2
 	if [ ! -f "$dir/done" ]; then
 		mkdir -p "$dir"
 		seq 0 $((partials - 1)) | xargs -P "$(nproc)" -I{} sh -c '
 			i={}; day=$(date -u -d "2025-01-01 +$((i / 100)) days" +%F)
 			"$1" --seed=$i --sources=S$((i % 100)) --start="$day 00:00" --intervals=96 \
 				--framing=rdw -o "$2/$i.dat" &&
-			"$3" -q --partial --report=waits --by=day -o "$2/$i.part" "$2/$i.dat" &&
+			"$3" -q --partial --report=waits --by=day --max-groups=10000000 \
+				-o "$2/$i.part" "$2/$i.dat" &&
 			rm "$2/$i.dat"' sh "$pmimgen" "$dir" "$pmimrpt"
 		touch "$dir/done"
 	fi
