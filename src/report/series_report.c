@@ -451,14 +451,19 @@ add_value(struct stat *st, const struct bound *b, const struct series_value *v)
 	}
 	if (st->type != b->type)
 		return;  /* one counter name, two types: the first kept */
-	if (elapsed && !v->reset && w.n && w.n <= w.d && w.tb && w.tb == st->tb)
-		w = (struct counter_window){ .n = v->w.d - v->w.n };
-	else if (elapsed)
-		w.tb = 0;  /* never started, or another clock: no value */
-	if (v->reset || (elapsed && w.tb)) {
+	if (elapsed && st->tb == 0)
+		st->tb = w.tb;  /* the clock of the first that has one */
+	/* an elapsed time never started, after its sample, or in another
+	 * clock has no value */
+	bool none = v->reset || (elapsed && (w.n == 0 || w.n > w.d || w.tb == 0 ||
+	                                     w.tb != st->tb));
+
+	if (none) {
 		counter_acc_add_none(&st->acc);
 		return;
 	}
+	if (elapsed)
+		w = (struct counter_window){ .n = v->w.d - v->w.n };
 	if (counter_acc_add(&st->acc, &w) != PM_OK ||
 	    counter_window_fraction(b->type, &v->w, &num, &den) != PM_OK)
 		return;
@@ -733,7 +738,9 @@ merge_stat(struct stat *dst, const struct stat *src)
 	}
 	if (dst->type != src->type)
 		return true;  /* one counter name, two types: the first kept */
-	if (dst->type == CT_PERF_ELAPSED_TIME && dst->tb != src->tb)
+	if (dst->type == CT_PERF_ELAPSED_TIME && dst->tb == 0)
+		dst->tb = src->tb;
+	if (dst->type == CT_PERF_ELAPSED_TIME && src->tb && dst->tb != src->tb)
 		return true;
 	if (counter_acc_merge(&dst->acc, &src->acc) != PM_OK)
 		return false;
