@@ -34,6 +34,7 @@
 #include "report/report.h"
 #include "report/rptload.h"
 #include "report/series_report.h"
+#include "core/fnv.h"
 #include "runpart.h"
 #include "pmim/binding.h"
 #include "core/sources.h"
@@ -835,15 +836,14 @@ load_definition(struct run *r)
 static uint64_t
 layout_fingerprint(const struct layout *lay)
 {
-	uint64_t h = UINT64_C(1469598103934665603);
+	uint64_t h = FNV_OFFSET;
 	char buf[CB_NAME_MAX + 64];
 
 	for (size_t i = 0; i < lay->nfields; i++) {
 		const struct cb_field *f = &lay->fields[i];
-		int n = snprintf(buf, sizeof buf, "%s %u %zu %zu %c;", f->name, f->part,
-		                 f->offset, f->length, f->type);
-		for (int k = 0; k < n; k++)
-			h = (h ^ (unsigned char)buf[k]) * UINT64_C(1099511628211);
+		snprintf(buf, sizeof buf, "%s %u %zu %zu %c;", f->name, f->part, f->offset,
+		         f->length, f->type);
+		h = fnv_text(h, buf);
 	}
 	return h;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fnv.h"
 #include "core/gcd.h"
 #include "core/numparse.h"
 #include "frame/frame.h"
@@ -924,9 +925,7 @@ rptdef_parse(struct rpt_def *def, const char *name, const char *text,
 
 	memset(def, 0, sizeof *def);
 	snprintf(def->name, sizeof def->name, "%s", name);
-	def->fingerprint = UINT64_C(1469598103934665603);
-	for (const char *t = text; *t; t++)
-		def->fingerprint = (def->fingerprint ^ (unsigned char)*t) * UINT64_C(1099511628211);
+	def->fingerprint = fnv_text(FNV_OFFSET, text);
 	snprintf(def->title, sizeof def->title, "%s", name);
 	while (*text) {
 		size_t n = strcspn(text, "\n");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fnv.h"
 #include "core/grow.h"
 #include "core/numparse.h"
 #include "report/metric.h"
@@ -100,15 +101,6 @@ struct series_report {
 	int64_t first, last;
 };
 
-static uint64_t
-hash_text(const char *s)
-{
-	uint64_t h = UINT64_C(1469598103934665603);
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-	return h;
-}
 
 static bool
 texts_rehash(struct texts *x)
@@ -119,7 +111,7 @@ texts_rehash(struct texts *x)
 	if (!t)
 		return false;
 	for (size_t i = 0; i < x->n; i++) {
-		size_t at = (size_t)hash_text(x->t[i]) & (cap - 1);
+		size_t at = (size_t)fnv_text(FNV_OFFSET, x->t[i]) & (cap - 1);
 		while (t[at])
 			at = (at + 1) & (cap - 1);
 		t[at] = (uint32_t)(i + 1);
@@ -138,7 +130,7 @@ texts_intern(struct texts *x, const char *s, uint32_t *id)
 
 	if (2 * (x->n + 1) > x->index_cap && !texts_rehash(x))
 		return false;
-	at = (size_t)hash_text(s) & (x->index_cap - 1);
+	at = (size_t)fnv_text(FNV_OFFSET, s) & (x->index_cap - 1);
 	for (; x->index[at]; at = (at + 1) & (x->index_cap - 1))
 		if (strcmp(x->t[x->index[at] - 1], s) == 0) {
 			*id = x->index[at] - 1;

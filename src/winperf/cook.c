@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fnv.h"
 #include "core/grow.h"
 #include "winperf/cook.h"
 
@@ -89,14 +90,10 @@ struct key {
 static uint64_t
 hash_key(const struct key *k)
 {
-	uint64_t h = UINT64_C(1469598103934665603);
-	uint32_t w[3] = { k->source, k->object, k->counter };
+	uint64_t h = fnv_step(FNV_OFFSET, k->source);
 
-	for (size_t i = 0; i < 3; i++)
-		h = (h ^ w[i]) * UINT64_C(1099511628211);
-	for (const char *p = k->instance; *p; p++)
-		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
-	return h;
+	h = fnv_step(fnv_step(h, k->object), k->counter);
+	return fnv_text(h, k->instance);
 }
 
 static bool
