@@ -147,6 +147,21 @@ run_input() { # NAME FILE FRAMING-OPTS
 	read -r t c m < <(measure "$pmimrpt" $opts --progress --report=waits "$file")
 	row "waits --progress" "$t" "$c" "$m" "$recs" r/s
 	result[$name,progress]="$t $c $m"
+	# three reports from one read, against the three runs alone, all
+	# writing files (each kept with an fsync)
+	local alone=0
+	mkdir -p "$workdir/alone"
+	for report in waits cpu tasks; do
+		# shellcheck disable=SC2086
+		read -r t c m < <(measure "$pmimrpt" $opts -q --report=$report -o "$workdir/alone/$report.csv" "$file")
+		alone=$(awk -v a="$alone" -v t="$t" 'BEGIN { print a + t }')
+	done
+	# shellcheck disable=SC2086
+	read -r t c m < <(measure "$pmimrpt" $opts -q --report=waits,cpu,tasks -o "$workdir/three/" "$file")
+	row "waits,cpu,tasks -o DIR/" "$t" "$c" "$m" "$recs" r/s
+	awk -v t="$t" -v s="$alone" 'BEGIN {
+		printf "  %-22s %9.4f  (one read: %.2f of the three)\n", "3 runs -o FILE", s, (s > 0) ? t / s : 0 }'
+	result[$name,three]="$t $alone"
 }
 
 cflags=$(sed -n 's/^CFLAGS = //p' "$builddir/Makefile" 2>/dev/null || true)

@@ -39,6 +39,7 @@
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
+#include "outputs.h"
 #include "core/tzone.h"
 #include "engine/counter.h"
 #include "winperf/names.h"
@@ -101,6 +102,14 @@ format_names(size_t i)
 {
 	static const char *const names[] = { "csv", "text" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
+}
+
+/* The extension of a report's file in -o DIR/, by enum format. */
+static const char *
+format_ext(enum format f)
+{
+	static const char *const ext[] = { "csv", "csv", "txt" };
+	return ext[f];
 }
 
 /* ---- parsing option arguments */
@@ -361,7 +370,9 @@ static const struct cli_option options[] = {
 	{ .help = "Reports:" },
 	{ "report", 0, required_argument, "=NAME", cli_set_string, OPT(report),
 	  "{}, or a report definition: NAME.rpt in --report-dir or "
-	  PKGDATADIR "/reports", report_names },
+	  PKGDATADIR "/reports;\n"
+	  "a list a,b,c: each report from one read\n"
+	  "(with -o DIR/)", report_names },
 	{ "report", 0, required_argument, "=FILE.rpt", NULL, 0,
 	  "the report definition in FILE.rpt", NULL },
 	{ "report-dir", 0, required_argument, "=DIR", cli_set_string, OPT(report_dir),
@@ -389,7 +400,8 @@ static const struct cli_option options[] = {
 	{ "output", 'o', required_argument, "=FILE", cli_set_string, OPT(output),
 	  "write the report to FILE instead of standard\n"
 	  "output; FILE is replaced only by a run that\n"
-	  "exits 0 or 4, and may not be an input", NULL },
+	  "exits 0 or 4, and may not be an input; DIR/:\n"
+	  "each report to DIR/NAME.csv (or .txt)", NULL },
 	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
 	  "print the PMIM field table and exit", NULL },
 	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
@@ -602,29 +614,37 @@ print_summary(struct diag *d, const struct tally *t, const struct census *c,
 }
 
 /* A run that reported no interval says, in one line, what matched nothing:
- * the report's selection, or else the input, its SMF type or its interval
+ * a report's selection, or else the input, its SMF type or its interval
  * records (unless an input could not be read: that said why). The
  * inventory selects nothing; it only says that the input is empty. */
 static void
 say_nothing_selected(struct diag *d, const struct tally *t, const struct pmint *pm,
-                     const struct report *rep, const struct series_report *srep,
-                     unsigned smf_type, bool read_all)
+                     const struct outputs *outs, unsigned smf_type, bool read_all)
 {
 	char why[512];
 	uint64_t smf_records = 0;
+	bool pmim = false, said = false;
 
 	for (int ty = 0; ty < 256; ty++)
 		smf_records += t->records[KIND_SMF][ty];
-	if ((rep && report_what_matched_nothing(rep, why, sizeof why)) ||
-	    (srep && series_report_what_matched_nothing(srep, why, sizeof why))) {
-		diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
-		return;
+	for (size_t i = 0; i < outs->n; i++) {
+		const struct output *out = &outs->o[i];
+		pmim = pmim || out->rep;
+		if ((out->rep && report_what_matched_nothing(out->rep, why, sizeof why)) ||
+		    (out->srep && series_report_what_matched_nothing(out->srep, why, sizeof why))) {
+			if (outs->n > 1)
+				diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "report '%s': %s",
+				        output_name(out), why);
+			else
+				diag_at(d, PM_E_NOTHING_SELECTED, DIAG_NO_OFFSET, "%s", why);
+			said = true;
+		}
 	}
-	if (!read_all)
+	if (said || !read_all)
 		return;
 	if (t->bytes_read == 0)
 		snprintf(why, sizeof why, "the input is empty");
-	else if (!rep || t->intervals_complete + t->intervals_incomplete > 0)
+	else if (!pmim || t->intervals_complete + t->intervals_incomplete > 0)
 		return;
 	else if (smf_records > 0 && t->records[KIND_SMF][smf_type] == 0)
 		snprintf(why, sizeof why, "no SMF records of type %u in the input", smf_type);
@@ -642,14 +662,10 @@ struct run {
 	struct pmint pm;
 	struct tzone *zone;
 	struct schema *schema;      /* the figures reports name, from the layout */
-	struct binding_framer framer; /* intervals to the report as frames */
-	struct rpt_def *def;        /* NULL: the inventory */
-	struct outfile out;
-	bool out_open;              /* out is neither committed nor abandoned */
+	struct binding_framer framer; /* intervals to the reports as frames */
+	struct outputs outs;        /* the reports written, and their files */
+	struct output *first;       /* the one report of partials and --jobs */
 	struct sources sources;
-	struct rowsink *sink;
-	struct report *rep;
-	struct series_report *srep; /* a series report, of PERF_DATA_BLOCKs */
 	struct pipeline *p;
 	struct progress progress;
 	struct wp_names *names;     /* --perf-names */
@@ -667,18 +683,21 @@ struct run {
 	int ninputs;
 };
 
-/* Whether the output is one of the inputs (said, as a usage error): the
+/* Whether an output is one of the inputs (said, as a usage error): the
  * run would replace what it reads. */
 static bool
 output_is_input(struct run *r)
 {
-	for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
-		const char *input = r->ninputs ? r->inputs[i] : "-";
-		if (outfile_is_input(r->o.output, input)) {
-			diag_usage(&r->diag, "the output %s is the input %s: refused, "
-			           "it would be replaced", r->o.output,
-			           strcmp(input, "-") ? input : "standard input");
-			return true;
+	for (size_t k = 0; k < r->outs.n; k++) {
+		const char *path = r->outs.o[k].path;
+		for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
+			const char *input = r->ninputs ? r->inputs[i] : "-";
+			if (outfile_is_input(path, input)) {
+				diag_usage(&r->diag, "the output %s is the input %s: refused, "
+				           "it would be replaced", path,
+				           strcmp(input, "-") ? input : "standard input");
+				return true;
+			}
 		}
 	}
 	return false;
@@ -789,25 +808,31 @@ title_is(const char *name, uint32_t index, const void *ctx)
 	return wp_names_is(ctx, name, index);
 }
 
-/* The report's definition; none for the inventory. */
+/* What a report reads: PMIM, Windows data, or either (the inventory). */
+static enum pipeline_reads
+output_reads(const struct output *out)
+{
+	return !out->def ? READS_BOTH : rpt_is_series(out->def) ? READS_PERF : READS_PMIM;
+}
+
+/* One report's definition; none for the inventory. */
 static int
-load_definition(struct run *r)
+load_definition(struct run *r, struct output *out)
 {
 	const struct options *o = &r->o;
 	char err[512];
 	pm_status st;
 
-	if (strcmp(o->report, "inventory") == 0) {
+	if (strcmp(out->name, "inventory") == 0) {
 		if (o->format == FORMAT_TEXT)
 			return diag_usage(&r->diag, "the inventory report is CSV only");
-		r->o.pipe.reads = READS_BOTH;
-		return load_perf_names(r);
+		return EXIT_CLEAN;
 	}
-	if (!(r->def = malloc(sizeof *r->def))) {
+	if (!(out->def = malloc(sizeof *out->def))) {
 		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
 	}
-	st = rptload_find(r->def, o->report, o->report_dir, r->schema, err, sizeof err);
+	st = rptload_find(out->def, out->name, o->report_dir, r->schema, err, sizeof err);
 	if (st == PM_E_DEFINITION) {
 		diag_line(&r->diag, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
@@ -818,17 +843,50 @@ load_definition(struct run *r)
 	}
 	if (st != PM_OK)
 		return diag_usage(&r->diag, "%s", err);
-	if (r->def->rows == ROWS_INTERVAL && o->by_given)
-		return diag_usage(&r->diag, "report '%s' has a row per interval: --by does not apply",
-		                  r->def->name);
-	if (rpt_is_series(r->def)) {
-		if (o->sel.complete_only)
-			return diag_usage(&r->diag, "--complete-only is for PMIM intervals, not "
-			                  "report '%s'", r->def->name);
-		r->o.pipe.reads = READS_PERF;
-		return load_perf_names(r);
-	}
+	if (rpt_is_series(out->def) && o->sel.complete_only)
+		return diag_usage(&r->diag, "--complete-only is for PMIM intervals, not "
+		                  "report '%s'", out->def->name);
 	return EXIT_CLEAN;
+}
+
+/* Every report's definition, what the run reads (reports of PMIM and of
+ * Windows data do not share a run), and where each is written. */
+static int
+load_definitions(struct run *r)
+{
+	const struct options *o = &r->o;
+	const struct output *pmim = NULL, *perf = NULL;
+	bool by_applies = false;
+	int rc;
+
+	if ((rc = outputs_parse(&r->outs, o->report, &r->diag)) != EXIT_CLEAN)
+		return rc;
+	r->first = &r->outs.o[0];
+	for (size_t i = 0; i < r->outs.n; i++) {
+		struct output *out = &r->outs.o[i];
+		if ((rc = load_definition(r, out)) != EXIT_CLEAN)
+			return rc;
+		if (output_reads(out) == READS_PMIM && !pmim)
+			pmim = out;
+		if (output_reads(out) == READS_PERF && !perf)
+			perf = out;
+		by_applies = by_applies || !out->def || out->def->rows != ROWS_INTERVAL;
+	}
+	if (pmim && perf)
+		return diag_usage(&r->diag, "report '%s' reads PMIM records and report '%s' "
+		                  "Windows performance data: they need runs of their own",
+		                  output_name(pmim), output_name(perf));
+	/* in a list, --by is for the reports it applies to */
+	if (o->by_given && !by_applies)
+		return diag_usage(&r->diag, "report '%s' has a row per interval: --by does not apply",
+		                  output_name(r->first));
+	r->o.pipe.reads = pmim ? READS_PMIM : perf ? READS_PERF : READS_BOTH;
+	if (!pmim && (rc = load_perf_names(r)) != EXIT_CLEAN)
+		return rc;
+	if ((rc = outputs_place(&r->outs, o->output, format_ext(o->format), &r->diag)) !=
+	    EXIT_CLEAN)
+		return rc;
+	return output_is_input(r) ? EXIT_USAGE : EXIT_CLEAN;
 }
 
 /* The layout's fingerprint: FNV-1a of every field's name, part, offset,
@@ -860,9 +918,9 @@ build_identity(struct run *r)
 	for (size_t i = 0; i < o->sel.nsources; i++)
 		snprintf(sources + strlen(sources), sizeof sources - strlen(sources), "%s%s",
 		         i ? "," : "", o->sel.sources[i]);
-	runpart_put(id, "report", "%s", r->def ? r->def->name : "inventory");
+	runpart_put(id, "report", "%s", output_name(r->first));
 	runpart_put(id, "definition", "%016llx",
-	            (unsigned long long)(r->def ? r->def->fingerprint : 0));
+	            (unsigned long long)(r->first->def ? r->first->def->fingerprint : 0));
 	runpart_put(id, "layout", "%016llx", (unsigned long long)layout_fingerprint(&r->pm.lay));
 	runpart_put(id, "by", "%s", report_by_name(o->sel.by));
 	runpart_put(id, "from", "%lld", (long long)o->sel.from);
@@ -885,7 +943,9 @@ build_identity(struct run *r)
 static bool
 jobs_capable(const struct run *r)
 {
-	return r->def && !rpt_is_series(r->def) && r->def->rows != ROWS_INTERVAL &&
+	const struct rpt_def *def = r->first->def;
+
+	return r->outs.n == 1 && def && !rpt_is_series(def) && def->rows != ROWS_INTERVAL &&
 	       r->o.sel.by != BY_INTERVAL;
 }
 
@@ -899,6 +959,9 @@ check_partial(struct run *r)
 
 	if (!o->partial && !o->merge)
 		return EXIT_CLEAN;
+	if (r->outs.n > 1)
+		return diag_usage(&r->diag, "--%s takes one report, not %zu", o->merge ? "merge"
+		                  : "partial", r->outs.n);
 	if (o->format == FORMAT_TEXT && o->partial)
 		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
 	if (o->partial && !o->merge)
@@ -927,8 +990,9 @@ merge_partial(struct run *r, struct partial *p, pm_status st, const char *path,
 	                       &r->nmerged, err, cap)) == PM_OK &&
 	    (st = coverage_import(pipeline_coverage(r->p), p, &r->sources, path, err,
 	                          cap)) == PM_OK)
-		st = r->srep ? series_report_import(r->srep, p, &r->sources, err, cap)
-		     : r->rep ? report_import(r->rep, p, &r->sources, err, cap) : PM_OK;
+		st = r->first->srep ? series_report_import(r->first->srep, p, &r->sources, err, cap)
+		     : r->first->rep ? report_import(r->first->rep, p, &r->sources, err, cap)
+		     : PM_OK;
 	partial_free(p);
 	r->merged_resets += counts.resets;
 	if (st == PM_OK)
@@ -1059,8 +1123,6 @@ run_prepare(struct run *r, int argc, char **argv)
 		return rc;
 	r->inputs = argv + optind;
 	r->ninputs = argc - optind;
-	if (output_is_input(r))
-		return EXIT_USAGE;
 	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
@@ -1101,25 +1163,54 @@ null_close(struct rowsink *s)
 
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
-/* The output, the writer, the report and the reading stages, in that
+/* One report's file and writer, and the report itself. */
+static pm_status
+output_open(struct run *r, struct output *out)
+{
+	const struct options *o = &r->o;
+	/* one large buffer for one report; several share what it was */
+	size_t bufsize = r->outs.n == 1 ? 1 << 20 : 1 << 18;
+	pm_status st;
+
+	if (outfile_open(&out->out, out->path) != PM_OK) {
+		diag_say(&r->diag, SC_OUTPUT, "%s: %s", out->path ? out->path : "standard output",
+		         strerror(errno));
+		return PM_E_OPEN;
+	}
+	out->out_open = true;
+	if ((out->buf = malloc(bufsize)))
+		setvbuf(out->out.fp, out->buf, _IOFBF, bufsize);
+	if (!out->def)
+		return PM_OK;
+	if (o->partial)
+		out->sink = &null_sink;
+	else if ((st = o->format == FORMAT_TEXT ? textout_open(&out->sink, out->out.fp, &o->text)
+	               : csvout_open(&out->sink, out->out.fp)) != PM_OK)
+		return st;
+	if (rpt_is_series(out->def)) {
+		struct report_opts so = o->sel;
+		so.name_is = title_is;
+		so.name_ctx = r->names;
+		return series_report_open(&out->srep, out->def, &r->sources, &so, out->sink,
+		                          &r->diag);
+	}
+	return report_open(&out->rep, out->def, r->schema, &r->sources, &o->sel, out->sink,
+	                   &r->diag);
+}
+
+/* The outputs, their writers and reports, and the reading stages, in that
  * order; a failure is said, and its exit code returned. */
 static int
 run_open(struct run *r)
 {
-	static char outbuf[1 << 20];
 	const struct options *o = &r->o;
+	struct output *pmim = NULL, *perf = NULL;
+	size_t npmim = 0, nperf = 0;
 	pm_status st;
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	if (outfile_open(&r->out, o->output) != PM_OK) {
-		diag_say(&r->diag, SC_OUTPUT, "%s: %s", o->output, strerror(errno));
-		return EXIT_OUTPUT;
-	}
-	r->out_open = true;
-	setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
-
 	/* Progress on a terminal, or when asked; never with --quiet, nor
 	 * when threads read the inputs. */
 	progress_init(&r->progress, !o->quiet && r->jobs <= 1 &&
@@ -1128,35 +1219,34 @@ run_open(struct run *r)
 	r->o.pipe.progress = &r->progress;
 	r->diag.before_message = progress_erase;
 	r->diag.before_ctx = &r->progress;
+	if (outputs_make_dir(&r->outs, &r->diag) != EXIT_CLEAN)
+		return EXIT_OUTPUT;
 	st = sources_init(&r->sources, o->pipe.max_sources);
-	if (st == PM_OK && r->def) {
-		if (o->partial)
-			r->sink = &null_sink;
-		else
-			st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
-			                              : csvout_open(&r->sink, r->out.fp);
-		if (st == PM_OK && rpt_is_series(r->def)) {
-			struct report_opts so = o->sel;
-			so.name_is = title_is;
-			so.name_ctx = r->names;
-			st = series_report_open(&r->srep, r->def, &r->sources, &so, r->sink,
-			                        &r->diag);
-			r->o.pipe.series = series_report_frame;
-			r->o.pipe.series_ctx = r->srep;
-			r->o.pipe.perf_names = r->names;
-		} else if (st == PM_OK) {
-			st = report_open(&r->rep, r->def, r->schema, &r->sources, &o->sel,
-			                 r->sink, &r->diag);
-		}
+	for (size_t i = 0; i < r->outs.n && st == PM_OK; i++) {
+		struct output *out = &r->outs.o[i];
+		if ((st = output_open(r, out)) == PM_E_OPEN)
+			return EXIT_OUTPUT;
+		if (out->rep && !npmim++)
+			pmim = out;
+		if (out->srep && !nperf++)
+			perf = out;
 	}
-	r->framer = (struct binding_framer){ report_frame, r->rep };
+	/* one report is handed its frames directly; several, in turn */
+	r->framer = npmim == 1 ? (struct binding_framer){ report_frame, pmim->rep }
+	            : (struct binding_framer){ outputs_frame, &r->outs };
+	if (nperf) {
+		r->o.pipe.series = nperf == 1 ? series_report_frame : outputs_series;
+		r->o.pipe.series_ctx = nperf == 1 ? (void *)perf->srep : (void *)&r->outs;
+		r->o.pipe.perf_names = r->names;
+	}
 	if (st == PM_OK)
 		st = pipeline_open(&r->p, &o->pipe, &r->pm, &r->sources,
-		                   r->rep ? binding_frame_interval : NULL, &r->framer,
-		                   &r->diag);
+		                   npmim ? binding_frame_interval : NULL, &r->framer, &r->diag);
 	if (!r->p) {
-		report_open_failure(&r->diag, st, o, &r->pm,
-		                    st == PM_E_CODEPAGE && r->def && !r->sink);
+		bool writer = false;
+		for (size_t i = 0; i < r->outs.n; i++)
+			writer = writer || (r->outs.o[i].def && !r->outs.o[i].sink);
+		report_open_failure(&r->diag, st, o, &r->pm, st == PM_E_CODEPAGE && writer);
 		return diag_exit_code(&r->diag);
 	}
 	return EXIT_CLEAN;
@@ -1208,63 +1298,95 @@ static pm_status
 write_partial(struct run *r)
 {
 	static const char *const stdin_name = "-";
+	struct output *out = r->first;
 
 	if (r->o.merge)
-		return write_run_partial(r->out.fp, &(struct run_partial){
+		return write_run_partial(out->out.fp, &(struct run_partial){
 			&r->identity, (const char *const *)r->merged_inputs, r->nmerged,
 			&r->merged, &r->merged_census, &r->sources, r->merged_resets,
-			pipeline_coverage(r->p), &r->diag, r->rep, r->srep });
-	return write_run_partial(r->out.fp, &(struct run_partial){
+			pipeline_coverage(r->p), &r->diag, out->rep, out->srep });
+	return write_run_partial(out->out.fp, &(struct run_partial){
 		&r->identity, r->ninputs ? (const char *const *)r->inputs : &stdin_name,
 		r->ninputs ? (size_t)r->ninputs : 1, run_tally(r), pipeline_census(r->p),
-		&r->sources, pipeline_resets(r->p), pipeline_coverage(r->p), &r->diag, r->rep,
-		r->srep });
+		&r->sources, pipeline_resets(r->p), pipeline_coverage(r->p), &r->diag, out->rep,
+		out->srep });
 }
 
-/* The report written, or the inventory; then the output kept or given up. */
-static void
-run_finish(struct run *r, bool read_all)
+/* One report written, or the inventory, to its file (not yet kept). */
+static pm_status
+output_finish(struct run *r, struct output *out)
 {
 	static const char *const stdin_name = "-";
 	const struct tally *t = run_tally(r);
-	pm_status st;
+	struct census_names names = { title_name, type_name, r->names };
 
-	if (r->o.partial) {
-		st = write_partial(r);
-	} else if (r->rep || r->srep) {
+	if (r->o.partial)
+		return write_partial(r);
+	if (out->rep || out->srep) {
 		struct report_meta meta = {
-			.name = r->def->name, .title = r->def->title,
-			.description = r->def->description,
+			.name = out->def->name, .title = out->def->title,
+			.description = out->def->description,
 			.inputs = r->o.merge ? (const char *const *)r->merged_inputs
 			          : r->ninputs ? (const char *const *)r->inputs : &stdin_name,
 			.ninputs = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1,
 			.run_time = r->when,
 		};
-		st = r->srep ? series_report_finish(r->srep, &meta) : report_finish(r->rep, &meta);
-	} else if (r->o.merge && r->merged_census.inputs) {
-		struct census_names names = { title_name, type_name, r->names };
+		return out->srep ? series_report_finish(out->srep, &meta)
+		                 : report_finish(out->rep, &meta);
+	}
+	if (r->o.merge && r->merged_census.inputs) {
 		census_order(&r->merged_census);
-		st = inventory_write_perf(r->out.fp, t, &r->merged_census, &r->sources, &names);
-	} else if (pipeline_census(r->p)->inputs) {
-		struct census_names names = { title_name, type_name, r->names };
-		st = inventory_write_perf(r->out.fp, t, pipeline_census(r->p), &r->sources, &names);
-	} else {
-		st = inventory_write(r->out.fp, t);
+		return inventory_write_perf(out->out.fp, t, &r->merged_census, &r->sources, &names);
+	}
+	if (pipeline_census(r->p)->inputs)
+		return inventory_write_perf(out->out.fp, t, pipeline_census(r->p), &r->sources,
+		                            &names);
+	return inventory_write(out->out.fp, t);
+}
+
+/* Why a write failed, naming the output. */
+static void
+say_write_failure(struct run *r, const struct output *out, pm_status st)
+{
+	diag_at(&r->diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
+	        out->path ? out->path : "standard output", strerror(errno));
+}
+
+/* Every report written; then their files kept, or all given up. A failed
+ * run (exit 8 or more) leaves the previous reports as they were; what is
+ * written directly, standard output say, stays written. */
+static void
+run_finish(struct run *r, bool read_all)
+{
+	bool keep;
+
+	for (size_t i = 0; i < r->outs.n; i++) {
+		pm_status st = output_finish(r, &r->outs.o[i]);
+		if (st != PM_OK) {
+			say_write_failure(r, &r->outs.o[i], st);
+			r->outs.o[i].out_open = false;
+			outfile_abort(&r->outs.o[i].out);
+		}
 	}
 	if (!r->o.partial)  /* a partial's parts may hold nothing: the merge says */
-		say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->srep, r->o.pipe.smf.type,
-		                     read_all);
-	/* A failed run (exit 8 or more) leaves the previous report as it was;
-	 * what is written directly, standard output say, stays written. */
-	r->out_open = false;
-	if (st == PM_OK && ((diag_exit_code(&r->diag) < EXIT_INPUT && read_all) ||
-	                    !outfile_replaces(&r->out)))
-		st = outfile_commit(&r->out);
-	else
-		outfile_abort(&r->out);
-	if (st != PM_OK)
-		diag_at(&r->diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
-		        r->o.output ? r->o.output : "standard output", strerror(errno));
+		say_nothing_selected(&r->diag, run_tally(r), &r->pm, &r->outs,
+		                     r->o.pipe.smf.type, read_all);
+	keep = diag_exit_code(&r->diag) < EXIT_INPUT && read_all;
+	for (size_t i = 0; i < r->outs.n; i++) {
+		struct output *out = &r->outs.o[i];
+		if (!out->out_open)
+			continue;
+		out->out_open = false;
+		if (keep || !outfile_replaces(&out->out)) {
+			pm_status st = outfile_commit(&out->out);
+			if (st != PM_OK) {
+				say_write_failure(r, out, st);
+				keep = false;  /* what is not yet in place stays as it was */
+			}
+		} else {
+			outfile_abort(&out->out);
+		}
+	}
 }
 
 /* An input the report does not read (PERF_DATA_BLOCKs for a PMIM report,
@@ -1295,13 +1417,14 @@ kind_refused(struct run *r)
 		if (perf && reads == READS_PMIM) {
 			diag_at(&r->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
 			        "%s holds PERF_DATA_BLOCKs: report '%s' reads PMIM records "
-			        "(--report=perf reads Windows data)", r->inputs[i], r->def->name);
+			        "(--report=perf reads Windows data)", r->inputs[i],
+			        output_name(r->first));
 			return true;
 		}
 		if (looked && !perf && reads == READS_PERF) {
 			diag_at(&r->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
 			        "%s holds no PERF_DATA_BLOCKs: report '%s' reads Windows "
-			        "performance data", r->inputs[i], r->def->name);
+			        "performance data", r->inputs[i], output_name(r->first));
 			return true;
 		}
 	}
@@ -1400,7 +1523,7 @@ read_job(struct run *r, struct job *j)
 	po.progress = NULL;
 	po.zone = so.zone = zone;
 	if (st == PM_OK)
-		st = report_open(&rep, r->def, r->schema, &src, &so, &null_sink, &d);
+		st = report_open(&rep, r->first->def, r->schema, &src, &so, &null_sink, &d);
 	framer = (struct binding_framer){ report_frame, rep };
 	if (st == PM_OK)
 		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
@@ -1593,7 +1716,7 @@ run_report(struct run *r)
 {
 	int rc, read_rc;
 
-	if ((rc = load_definition(r)) != EXIT_CLEAN || (rc = check_partial(r)) != EXIT_CLEAN)
+	if ((rc = load_definitions(r)) != EXIT_CLEAN || (rc = check_partial(r)) != EXIT_CLEAN)
 		return rc;
 	if (!r->o.merge && kind_refused(r))
 		return EXIT_USAGE;
@@ -1606,8 +1729,11 @@ run_report(struct run *r)
 	progress_erase(&r->progress);
 	if (r->diag.count[PM_E_PERF_REPORT]) {
 		/* a report of PMIM figures on Windows data: none at all */
-		outfile_abort(&r->out);
-		r->out_open = false;
+		for (size_t i = 0; i < r->outs.n; i++) {
+			if (r->outs.o[i].out_open)
+				outfile_abort(&r->outs.o[i].out);
+			r->outs.o[i].out_open = false;
+		}
 	} else {
 		run_finish(r, read_rc == 0);
 	}
@@ -1626,13 +1752,19 @@ run_report(struct run *r)
 static void
 run_close(struct run *r)
 {
-	if (r->out_open)
-		outfile_abort(&r->out);
+	for (size_t i = 0; i < r->outs.n; i++)
+		if (r->outs.o[i].out_open)
+			outfile_abort(&r->outs.o[i].out);
 	pipeline_close(r->p);
-	report_close(r->rep);
-	series_report_close(r->srep);
-	if (r->sink)
-		r->sink->close(r->sink);
+	for (size_t i = 0; i < r->outs.n; i++) {
+		struct output *out = &r->outs.o[i];
+		report_close(out->rep);
+		series_report_close(out->srep);
+		if (out->sink)
+			out->sink->close(out->sink);
+		free(out->def);
+	}
+	outputs_free(&r->outs);
 	sources_free(&r->sources);
 	tzone_close(r->zone);
 	schema_close(r->schema);
@@ -1642,7 +1774,6 @@ run_close(struct run *r)
 		free(r->merged_inputs[i]);
 	free(r->merged_inputs);
 	census_free(&r->merged_census);
-	free(r->def);
 	free(r->o.sources);
 }
 

@@ -14,15 +14,37 @@
 /* Room beside the final name for ".NAME.tmp" and a unique suffix. */
 #define TMP_EXTRA 32
 
-/* The named temporary file of the run, for the signal handler to remove. */
-static char *volatile pending_tmp;
+/* The named temporary files of the run (one a report written), for the
+ * signal handler to remove. */
+#define PENDING_MAX 64
+static char *volatile pending_tmp[PENDING_MAX];
+
+static void
+pending_add(char *tmp)
+{
+	for (size_t i = 0; i < PENDING_MAX; i++)
+		if (!pending_tmp[i]) {
+			pending_tmp[i] = tmp;
+			return;
+		}
+}
+
+static void
+pending_drop(const char *tmp)
+{
+	for (size_t i = 0; i < PENDING_MAX; i++)
+		if (pending_tmp[i] == tmp)
+			pending_tmp[i] = NULL;
+}
 
 void
 outfile_remove_on_signal(void)
 {
-	char *tmp = pending_tmp;
-	if (tmp)
-		unlink(tmp);
+	for (size_t i = 0; i < PENDING_MAX; i++) {
+		char *tmp = pending_tmp[i];
+		if (tmp)
+			unlink(tmp);
+	}
 }
 
 bool
@@ -145,7 +167,7 @@ outfile_open(struct outfile *o, const char *path)
 	if (stat(path, &st) == 0)
 		(void)fchmod(fd, st.st_mode & 07777);
 	if (!o->unnamed)
-		pending_tmp = o->tmp_path;
+		pending_add(o->tmp_path);
 	return PM_OK;
 }
 
@@ -169,12 +191,12 @@ link_unnamed(struct outfile *o)
 	for (unsigned attempt = 0; attempt < 100; attempt++) {
 		snprintf(o->tmp_path, strlen(o->path) + TMP_EXTRA, "%.*s.%s.tmp%ld.%u",
 		         dir, o->path, o->path + dir, (long)getpid(), attempt);
-		pending_tmp = o->tmp_path;
+		pending_add(o->tmp_path);
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp_path, AT_SYMLINK_FOLLOW) == 0) {
 			o->unnamed = false;
 			return true;
 		}
-		pending_tmp = NULL;
+		pending_drop(o->tmp_path);
 		if (errno != EEXIST)
 			return false;
 	}
@@ -215,7 +237,7 @@ outfile_commit(struct outfile *o)
 		}
 		if (st != PM_OK && !o->unnamed)
 			unlink(o->tmp_path);
-		pending_tmp = NULL;
+		pending_drop(o->tmp_path);
 	}
 	free(o->path);
 	free(o->tmp_path);
@@ -231,7 +253,7 @@ outfile_abort(struct outfile *o)
 		fclose(o->fp);
 	if (o->tmp_path && !o->unnamed) {
 		unlink(o->tmp_path);
-		pending_tmp = NULL;
+		pending_drop(o->tmp_path);
 	}
 	free(o->path);
 	free(o->tmp_path);
