@@ -53,6 +53,7 @@ struct options {
 	int64_t start, startup_delay_e4, interval_e4;
 	uint64_t intervals, size;
 	uint32_t extreme_ppm, other_pm_ppm, other_smf_ppm, drop_ppm, dup_ppm;
+	bool full_range;          /* --full-range */
 	unsigned smf_type;
 	size_t ph_min, ph_max, pm_min, pm_max, shuffle, block_size;
 	enum gen_xbdw xbdw;
@@ -537,6 +538,10 @@ static const struct cli_option options[] = {
 	  "K, M, G, T: powers of 1024)", NULL },
 	{ "extreme", 0, required_argument, "=RATE", set_extreme, OPT(extreme_ppm),
 	  "intervals with one wait bucket near 2**31-1", NULL },
+	{ "full-range", 0, no_argument, NULL, cli_set_true, OPT(full_range),
+	  "every figure drawn over its whole range (fullwords\n"
+	  "up to 2**31-1, TOD times up to 2**44): a stress of\n"
+	  "the formatting, not a workload", NULL },
 	{ .help = "SMF records (rdw and bdw framings):" },
 	{ "smf-type", 0, required_argument, "=N", set_smf_type, 0,
 	  "record type of the PM data (default 230)", NULL },
@@ -1138,6 +1143,7 @@ setup(struct run *r, struct options *o, int argc, char **argv)
 		diag_say(d, SC_USAGE, "%s", err);
 		return EXIT_USAGE;
 	}
+	r->model.full_range = o->full_range;
 	return parse_sources(o, &r->model, d);
 }
 

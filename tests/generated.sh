@@ -67,5 +67,10 @@ for seed in 1 2 3; do
 	want_rc=0
 	check "midnight-$seed" --seed=$seed --framing=rdw --start="2024-12-31 22:00" \
 		--interval=600 --intervals=30 --extreme=50%
+	# every figure over its whole range (the benchmark's dense stress)
+	rpt_opts="--framing=pm"
+	check "full-range-$seed" --seed=$seed --framing=pm --interval=60 --intervals=60 \
+		--full-range
+	rpt_opts=
 done
 finish

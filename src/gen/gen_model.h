@@ -67,6 +67,7 @@ struct gen_model {
 	const struct pmint *pm;
 	int64_t interval_e4;   /* interval length, 10**-4 s */
 	uint32_t extreme_ppm;  /* intervals with one bucket near 2**31-1 */
+	bool full_range;       /* every figure drawn over its whole range */
 	/* the fields the model fills by name (layout indices) */
 	int f_tstr, f_tend, f_timsy, f_timus;
 	int f_syti, f_cpti, f_zpti, f_usti, f_ttti, f_enti;
