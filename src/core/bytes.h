@@ -93,6 +93,23 @@ be_u64(struct span s, size_t off, uint64_t *out)
 	return true;
 }
 
+/* Loads without a check, for the hot loops that checked once that a span
+ * covers every load they make (a record's length against its layout's):
+ * the same byte-by-byte values as the getters, which a compiler makes one
+ * load and a byte swap. Use the getters everywhere else. */
+static inline uint32_t
+be_load32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) |
+	       (uint32_t)p[3];
+}
+
+static inline uint64_t
+be_load64(const uint8_t *p)
+{
+	return (uint64_t)be_load32(p) << 32 | be_load32(p + 4);
+}
+
 /* Little-endian getters (PERF_DATA_BLOCKs): byte by byte as the others,
  * so a big-endian host reads them identically. */
 static inline bool

@@ -35,11 +35,15 @@ too_long(struct pm_stage *s, uint64_t offset, size_t bytes, int64_t length)
 
 /* Whether any of the checks below may fail, tested without a branch on
  * the figures: nearly every bucket passes, and every bucket of every part
- * is asked. Wait time with no waits is a sum above highest x 0. */
+ * is asked. Wait time with no waits is a sum above highest x 0; a product
+ * past 2**64 is above any sum. */
 static bool
 maybe_implausible(uint64_t sum, uint64_t high, uint64_t count)
 {
-	return (high > sum) | ((unsigned __int128)sum > (unsigned __int128)high * count);
+	uint64_t most;
+	bool past = __builtin_mul_overflow(high, count, &most);
+
+	return (high > sum) | (!past & (sum > most));
 }
 
 /* Figures that contradict each other: the highest wait above the sum, wait

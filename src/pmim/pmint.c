@@ -404,19 +404,16 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 		return PM_E_BAD_SEQUENCE;
 	if (rec.len < pm->part_len[p])
 		return PM_E_SHORT_PART;
-	/* The length check above covers every item. Fullwords and
-	 * doublewords, nearly all of them, come in runs: a loop each, with a
-	 * getter on the item's own span (see field_u); other widths one at a
-	 * time. */
+	/* The length check above covers every item (part_len is the end of
+	 * the part's last), so fullwords and doublewords, nearly all of them,
+	 * are loaded without a check of their own, in runs: a loop each;
+	 * other widths one at a time, through the getter. */
 	for (const struct pm_item *it = pm->items[p], *end = it + pm->nitems[p];
 	     it < end;) {
-		for (; it < end && it->width == 4; it++) {
-			uint32_t w = 0;
-			(void)be_u32(span_sub(rec, it->offset, 4), 0, &w);
-			values[it->field] = w;
-		}
+		for (; it < end && it->width == 4; it++)
+			values[it->field] = be_load32(rec.p + it->offset);
 		for (; it < end && it->width == 8; it++)
-			(void)be_u64(span_sub(rec, it->offset, 8), 0, &values[it->field]);
+			values[it->field] = be_load64(rec.p + it->offset);
 		if (it < end && it->width != 4 && it->width != 8) {
 			(void)be_uint(span_sub(rec, it->offset, it->width), 0, it->width,
 			              &values[it->field]);

@@ -59,6 +59,23 @@ START_TEST(writer)
 }
 END_TEST
 
+/* The unchecked loads give what the getters give, at any alignment. */
+START_TEST(loads)
+{
+	static const uint8_t b[] = { 0x00, 0x81, 0x02, 0xC3, 0x04, 0xF5, 0x06, 0x07, 0x88, 0xFF };
+
+	ck_assert_uint_eq(be_load32(b + 1), 0x8102C304u);
+	ck_assert_uint_eq(be_load32(b + 6), 0x060788FFu);
+	ck_assert_uint_eq(be_load64(b + 1), UINT64_C(0x8102C304F5060788));
+	ck_assert_uint_eq(be_load64(b + 2), UINT64_C(0x02C304F5060788FF));
+	for (size_t off = 0; off + 4 <= sizeof b; off++) {
+		uint32_t w;
+		ck_assert(be_u32(span_make(b, sizeof b), off, &w));
+		ck_assert_uint_eq(be_load32(b + off), w);
+	}
+}
+END_TEST
+
 START_TEST(little_endian)
 {
 	struct span s = span_make(data, sizeof data);
@@ -87,6 +104,7 @@ unit_suite(void)
 	tcase_add_test(tc, bounds);
 	tcase_add_test(tc, writer);
 	tcase_add_test(tc, little_endian);
+	tcase_add_test(tc, loads);
 	suite_add_tcase(s, tc);
 	return s;
 }
