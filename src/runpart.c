@@ -162,15 +162,6 @@ runpart_check(const struct partial *p, const struct runpart_identity *id, char *
 	return PM_OK;
 }
 
-static char *
-copy_text(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-
-	return p ? memcpy(p, s, n) : NULL;
-}
-
 static pm_status
 read_inputs(const struct partial *p, char ***names, size_t *nnames)
 {
@@ -193,7 +184,7 @@ read_inputs(const struct partial *p, char ***names, size_t *nnames)
 		pc_text(&c, name, sizeof name);
 		if (c.bad)
 			return PM_E_PARTIAL;
-		if (!(more[*nnames] = copy_text(name)))
+		if (!(more[*nnames] = strdup(name)))
 			return PM_E_NOMEM;
 		++*nnames;
 	}

@@ -126,15 +126,6 @@ rehash(struct wp_cook *c)
 	return true;
 }
 
-static char *
-copy_text(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-
-	return p ? memcpy(p, s, n) : NULL;
-}
-
 /* A new series at table slot at. */
 static pm_status
 add_series(struct wp_cook *c, const struct key *k, enum counter_type type, size_t at,
@@ -149,9 +140,9 @@ add_series(struct wp_cook *c, const struct key *k, enum counter_type type, size_
 	    !grow_table((void **)&c->last, &c->lastcap, c->n + 1, sizeof *c->last))
 		return PM_E_NOMEM;
 	l = &c->last[c->n];
-	*l = (struct last){ .object = copy_text(wp_name(c->names, k->object, buf)),
-	                    .counter = copy_text(wp_name(c->names, k->counter, buf)),
-	                    .instance = copy_text(k->instance) };
+	*l = (struct last){ .object = strdup(wp_name(c->names, k->object, buf)),
+	                    .counter = strdup(wp_name(c->names, k->counter, buf)),
+	                    .instance = strdup(k->instance) };
 	if (!l->object || !l->counter || !l->instance) {
 		free(l->object);
 		free(l->counter);
