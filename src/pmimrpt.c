@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "out/csvout.h"
+#include "out/jsonout.h"
 #include "core/cli.h"
 #include "core/diag.h"
 #include "core/exitcode.h"
@@ -46,7 +47,7 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON };
 
 struct options {
 	const char *report;
@@ -99,7 +100,7 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text" };
+	static const char *const names[] = { "csv", "text", "json" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -408,7 +409,8 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{} (fixed-width pages)", format_names },
+	  "{}: text is fixed-width\n"
+	  "pages, json a JSON object a line", format_names },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
@@ -506,7 +508,7 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
-	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
+	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
 	return EXIT_CLEAN;
 }
@@ -798,8 +800,9 @@ load_definition(struct run *r)
 	pm_status st;
 
 	if (strcmp(o->report, "inventory") == 0) {
-		if (o->format == FORMAT_TEXT)
-			return diag_usage(&r->diag, "the inventory report is CSV only");
+		if (o->format != FORMAT_CSV)
+			return diag_usage(&r->diag, "the inventory report is CSV only, not --format=%s",
+			                  format_names(o->format - FORMAT_CSV));
 		r->o.pipe.reads = READS_BOTH;
 		return load_perf_names(r);
 	}
@@ -899,8 +902,9 @@ check_partial(struct run *r)
 
 	if (!o->partial && !o->merge)
 		return EXIT_CLEAN;
-	if (o->format == FORMAT_TEXT && o->partial)
-		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
+	if (o->format != FORMAT_CSV && o->partial)
+		return diag_usage(&r->diag, "--partial writes a partial file, not --format=%s",
+		                  format_names(o->format - FORMAT_CSV));
 	if (o->partial && !o->merge)
 		r->o.sel.rows_input = &r->diag.file;
 	build_identity(r);
@@ -1134,7 +1138,8 @@ run_open(struct run *r)
 			r->sink = &null_sink;
 		else
 			st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
-			                              : csvout_open(&r->sink, r->out.fp);
+			     : o->format == FORMAT_JSON ? jsonout_open(&r->sink, r->out.fp)
+			     : csvout_open(&r->sink, r->out.fp);
 		if (st == PM_OK && rpt_is_series(r->def)) {
 			struct report_opts so = o->sel;
 			so.name_is = title_is;
