@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "out/columns.h"
 #include "out/csvout.h"
 #include "out/jsonout.h"
 #include "core/cli.h"
@@ -59,6 +60,7 @@ struct options {
 	enum format format;
 	struct textout_opts text;
 	const char *run_time;
+	const char *columns;      /* --columns, NULL: the report's own */
 	const char *timezone;     /* --timezone, NULL: none */
 	const char *perf_names;   /* --perf-names, NULL: titles by index */
 	const char **sources;     /* every --source, in order */
@@ -418,6 +420,9 @@ static const struct cli_option options[] = {
 	  "control", NULL },
 	{ "output-encoding", 0, required_argument, "=CP", cli_set_string, OPT(text.encoding),
 	  "write text in code page CP (e.g. IBM-1047)", NULL },
+	{ "columns", 0, required_argument, "=A,B,...", cli_set_string, OPT(columns),
+	  "only the columns named (by their CSV names),\n"
+	  "in the order named", NULL },
 	{ "run-time", 0, required_argument, "=TIME", cli_set_string, OPT(run_time),
 	  "the run time the title block shows (default\n"
 	  "$SOURCE_DATE_EPOCH, else now)", NULL },
@@ -803,6 +808,9 @@ load_definition(struct run *r)
 		if (o->format != FORMAT_CSV)
 			return diag_usage(&r->diag, "the inventory report is CSV only, not --format=%s",
 			                  format_names(o->format - FORMAT_CSV));
+		if (o->columns)
+			return diag_usage(&r->diag, "the inventory report has its own columns: "
+			                  "--columns does not apply");
 		r->o.pipe.reads = READS_BOTH;
 		return load_perf_names(r);
 	}
@@ -905,6 +913,8 @@ check_partial(struct run *r)
 	if (o->format != FORMAT_CSV && o->partial)
 		return diag_usage(&r->diag, "--partial writes a partial file, not --format=%s",
 		                  format_names(o->format - FORMAT_CSV));
+	if (o->columns && o->partial)
+		return diag_usage(&r->diag, "--partial keeps every column: give --columns to --merge");
 	if (o->partial && !o->merge)
 		r->o.sel.rows_input = &r->diag.file;
 	build_identity(r);
@@ -1008,6 +1018,8 @@ report_open_failure(struct diag *d, pm_status st, const struct options *o,
 		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
 		        output_codepage ? "--output-encoding" : "--codepage",
 		        output_codepage ? o->text.encoding : o->pipe.smf.codepage);
+	else if (st == PM_E_USAGE)
+		;  /* said where it was found (--columns) */
 	else if (st == PM_E_PENDING_MEMORY)
 		diag_at(d, st, DIAG_NO_OFFSET, "--max-pending=%zu needs %llu MiB; "
 		        "it may be at most %lu, and as much as memory allows",
@@ -1140,6 +1152,8 @@ run_open(struct run *r)
 			st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
 			     : o->format == FORMAT_JSON ? jsonout_open(&r->sink, r->out.fp)
 			     : csvout_open(&r->sink, r->out.fp);
+		if (st == PM_OK && o->columns)
+			st = columns_open(&r->sink, r->sink, o->columns, &r->diag);
 		if (st == PM_OK && rpt_is_series(r->def)) {
 			struct report_opts so = o->sel;
 			so.name_is = title_is;
