@@ -131,6 +131,13 @@ done
 rpt -q --report=waits --format=text --columns=source,bucket,waits "$sample" > "$tmp/cols.txt"
 has_line "$tmp/cols.txt" '^source  bucket      waits$' "--columns, text: the headings named"
 has_line "$tmp/cols.txt" '^SYSA    INTDBIR  12938345$' "--columns, text: their values"
+# the summary's top block named whole, in order, at the end: still a table
+top=$(rpt -q --report=summary "$sample" | head -1 | tr , '\n' | grep '^top' | paste -s -d , -)
+rpt -q --report=summary --format=text --columns=source,intervals,$top "$sample" > "$tmp/top.txt"
+has_line "$tmp/top.txt" '^bucket   description  *waits   total_wait_s  avg_wait_ms  peak_wait_ms$' \
+	"--columns, text: the top block whole stays a table"
+has_line "$tmp/top.txt" '^INTTPIR  TPIO READ WAIT  *2274500  768591.358200      337.917     18755.200$' \
+	"--columns, text: the top table's first rank"
 # a name the report lacks, or a name twice: usage errors before any input
 # is read (the input does not exist), naming the report's columns
 expect_rc 12 rpt --report=tasks --columns=tasks_started,nonesuch "$tmp/missing.dat"
