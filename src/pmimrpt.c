@@ -1014,12 +1014,12 @@ static void
 report_open_failure(struct diag *d, pm_status st, const struct options *o,
                     const struct pmint *pm, bool output_codepage)
 {
+	if (st == PM_E_USAGE)
+		return;  /* said where it was found: --columns, at the report's begin */
 	if (st == PM_E_CODEPAGE)
 		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
 		        output_codepage ? "--output-encoding" : "--codepage",
 		        output_codepage ? o->text.encoding : o->pipe.smf.codepage);
-	else if (st == PM_E_USAGE)
-		;  /* said where it was found (--columns) */
 	else if (st == PM_E_PENDING_MEMORY)
 		diag_at(d, st, DIAG_NO_OFFSET, "--max-pending=%zu needs %llu MiB; "
 		        "it may be at most %lu, and as much as memory allows",
