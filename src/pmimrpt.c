@@ -19,7 +19,9 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "out/columns.h"
 #include "out/csvout.h"
+#include "out/jsonout.h"
 #include "core/cli.h"
 #include "core/diag.h"
 #include "core/exitcode.h"
@@ -47,7 +49,7 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON };
 
 struct options {
 	const char *report;
@@ -59,6 +61,7 @@ struct options {
 	enum format format;
 	struct textout_opts text;
 	const char *run_time;
+	const char *columns;      /* --columns, NULL: the report's own */
 	const char *timezone;     /* --timezone, NULL: none */
 	const char *perf_names;   /* --perf-names, NULL: titles by index */
 	const char **sources;     /* every --source, in order */
@@ -100,7 +103,7 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text" };
+	static const char *const names[] = { "csv", "text", "json" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -108,7 +111,7 @@ format_names(size_t i)
 static const char *
 format_ext(enum format f)
 {
-	static const char *const ext[] = { "csv", "csv", "txt" };
+	static const char *const ext[] = { "csv", "csv", "txt", "jsonl" };
 	return ext[f];
 }
 
@@ -420,7 +423,8 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{} (fixed-width pages)", format_names },
+	  "{}: text is fixed-width\n"
+	  "pages, json a JSON object a line", format_names },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
@@ -428,6 +432,9 @@ static const struct cli_option options[] = {
 	  "control", NULL },
 	{ "output-encoding", 0, required_argument, "=CP", cli_set_string, OPT(text.encoding),
 	  "write text in code page CP (e.g. IBM-1047)", NULL },
+	{ "columns", 0, required_argument, "=A,B,...", cli_set_string, OPT(columns),
+	  "only the columns named (by their CSV names),\n"
+	  "in the order named", NULL },
 	{ "run-time", 0, required_argument, "=TIME", cli_set_string, OPT(run_time),
 	  "the run time the title block shows (default\n"
 	  "$SOURCE_DATE_EPOCH, else now)", NULL },
@@ -518,7 +525,7 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
-	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
+	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
 	return EXIT_CLEAN;
 }
@@ -824,8 +831,12 @@ load_definition(struct run *r, struct output *out)
 	pm_status st;
 
 	if (strcmp(out->name, "inventory") == 0) {
-		if (o->format == FORMAT_TEXT)
-			return diag_usage(&r->diag, "the inventory report is CSV only");
+		if (o->format != FORMAT_CSV)
+			return diag_usage(&r->diag, "the inventory report is CSV only, not --format=%s",
+			                  format_names(o->format - FORMAT_CSV));
+		if (o->columns)
+			return diag_usage(&r->diag, "the inventory report has its own columns: "
+			                  "--columns does not apply");
 		return EXIT_CLEAN;
 	}
 	if (!(out->def = malloc(sizeof *out->def))) {
@@ -861,6 +872,9 @@ load_definitions(struct run *r)
 
 	if ((rc = outputs_parse(&r->outs, o->report, &r->diag)) != EXIT_CLEAN)
 		return rc;
+	if (o->columns && r->outs.n > 1)
+		return diag_usage(&r->diag, "--columns picks the columns of one report, not of %zu",
+		                  r->outs.n);
 	r->first = &r->outs.o[0];
 	for (size_t i = 0; i < r->outs.n; i++) {
 		struct output *out = &r->outs.o[i];
@@ -962,8 +976,11 @@ check_partial(struct run *r)
 	if (r->outs.n > 1)
 		return diag_usage(&r->diag, "--%s takes one report, not %zu", o->merge ? "merge"
 		                  : "partial", r->outs.n);
-	if (o->format == FORMAT_TEXT && o->partial)
-		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
+	if (o->format != FORMAT_CSV && o->partial)
+		return diag_usage(&r->diag, "--partial writes a partial file, not --format=%s",
+		                  format_names(o->format - FORMAT_CSV));
+	if (o->columns && o->partial)
+		return diag_usage(&r->diag, "--partial keeps every column: give --columns to --merge");
 	if (o->partial && !o->merge)
 		r->o.sel.rows_input = &r->diag.file;
 	build_identity(r);
@@ -1064,6 +1081,8 @@ static void
 report_open_failure(struct diag *d, pm_status st, const struct options *o,
                     const struct pmint *pm, bool output_codepage)
 {
+	if (st == PM_E_USAGE)
+		return;  /* said where it was found: --columns, at the report's begin */
 	if (st == PM_E_CODEPAGE)
 		diag_at(d, st, DIAG_NO_OFFSET, "%s=%s",
 		        output_codepage ? "--output-encoding" : "--codepage",
@@ -1185,7 +1204,10 @@ output_open(struct run *r, struct output *out)
 	if (o->partial)
 		out->sink = &null_sink;
 	else if ((st = o->format == FORMAT_TEXT ? textout_open(&out->sink, out->out.fp, &o->text)
-	               : csvout_open(&out->sink, out->out.fp)) != PM_OK)
+	               : o->format == FORMAT_JSON ? jsonout_open(&out->sink, out->out.fp)
+	               : csvout_open(&out->sink, out->out.fp)) != PM_OK ||
+	         (o->columns && (st = columns_open(&out->sink, out->sink, o->columns,
+	                                           &r->diag)) != PM_OK))
 		return st;
 	if (rpt_is_series(out->def)) {
 		struct report_opts so = o->sel;

@@ -13,7 +13,7 @@ out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook" \
-	"$out/winperf" "$out/perfreport" "$out/partial"
+	"$out/winperf" "$out/perfreport" "$out/partial" "$out/json"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -82,6 +82,12 @@ cp "$top"/reports/*.rpt "$out/rptdef/"
 
 # copybook: the listings
 cp "$top"/copybooks/*.lst "$out/copybook/"
+
+# json: every byte value; well-formed UTF-8 of each length; ill-formed
+# sequences (stray, cut short, overlong, a surrogate, past U+10FFFF)
+LC_ALL=C awk 'BEGIN { for (i = 0; i < 256; i++) printf "%c", i }' > "$out/json/bytes"
+printf 'caf\303\251 \342\202\254 \360\237\230\200 "q" \\ \t' > "$out/json/utf8"
+printf '\200\342\202x\300\257\340\200\257\355\240\200\364\220\200\200\360\237\230' > "$out/json/ill-formed"
 
 # report: the first byte (octal here) chooses the report (byte % 5: waits,
 # cpu, tasks, intervals, summary) and the grouping (byte / 5 % 4: total,

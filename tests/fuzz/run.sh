@@ -31,7 +31,7 @@ max_len() {
 	esac
 }
 
-for name in framing smf pm rptdef report copybook winperf perfreport partial; do
+for name in framing smf pm rptdef report copybook winperf perfreport partial json; do
 	bin=$build/tests/fuzz/fuzz_$name
 	if [ ! -x "$bin" ]; then
 		echo "FAIL - fuzz_$name: not built in $build"

@@ -1,13 +1,20 @@
 /* check_out.c: the writers, fed typed cells by hand: each kind of cell
  * (text, integer, exact fraction, double, stamp, empty) comes out as the
- * bytes written below, in CSV and in the text format. */
+ * bytes written below, in CSV, the text format and JSON lines; JSON
+ * strings of every kind of byte, escaped as Python's json.dumps(s,
+ * ensure_ascii=False) writes the text Python decodes from the bytes with
+ * errors='replace' (worked out with Python, and by hand from Unicode's
+ * Table 3-7); --columns picking and refusing columns. */
 #include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out/cell.h"
+#include "out/columns.h"
 #include "out/csvout.h"
+#include "out/jsonout.h"
+#include "out/jsonstr.h"
 #include "out/textout.h"
 
 /* 2025-03-03 10:00:00 UTC in stamps (10**-4 s from 1970): 20150 days */
@@ -151,6 +158,122 @@ START_TEST(text_bytes)
 }
 END_TEST
 
+START_TEST(json_bytes)
+{
+	FILE *fp = open_memstream(&buf, &len);
+	struct report_meta m = { .name = "t" };
+	struct rowsink *sink;
+
+	ck_assert_int_eq(jsonout_open(&sink, fp), PM_OK);
+	run(sink, fp, &m);
+	ck_assert_str_eq(buf,
+	                 "{\"source\":\"SYSA\",\"start\":\"2025-03-03 10:00:00\",\"waits\":42,"
+	                 "\"avg_ms\":0.667,\"label\":\"a,b\"}\n"
+	                 "{\"source\":\"SYSB\",\"start\":\"2025-03-03 10:15:00\",\"waits\":null,"
+	                 "\"avg_ms\":1.50,\"label\":\"say \\\"x\\\"\"}\n");
+	free(buf);
+}
+END_TEST
+
+/* A double that is not finite, or a figure with no digits, is null, as
+ * CSV leaves the field empty. */
+START_TEST(json_not_finite)
+{
+	static const struct sink_column one[] = { { "x", "x", true, false, 0, 0 } };
+	FILE *fp = open_memstream(&buf, &len);
+	struct sink_cell c[] = { real(1.0 / 0.0, 3), real(-1.0 / 0.0, 3), real(0.0 / 0.0, 3),
+	                         real(2.5, 12) };
+	struct report_meta m = { .name = "t" };
+	struct rowsink *sink;
+
+	ck_assert_int_eq(jsonout_open(&sink, fp), PM_OK);
+	ck_assert_int_eq(sink->begin(sink, one, 1, false), PM_OK);
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		sink->row(sink, &c[i], false);
+	ck_assert_int_eq(sink->end(sink, &m), PM_OK);
+	sink->close(sink);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_str_eq(buf, "{\"x\":null}\n{\"x\":null}\n{\"x\":null}\n{\"x\":null}\n");
+	free(buf);
+}
+END_TEST
+
+/* Bytes in, the JSON string out. */
+static const struct { const char *in; size_t n; const char *out; } strings[] = {
+	{ "", 0, "\"\"" },
+	{ "plain ASCII ~", 13, "\"plain ASCII ~\"" },
+	{ "\"\\/", 3, "\"\\\"\\\\/\"" },
+	{ "\b\f\n\r\t", 5, "\"\\b\\f\\n\\r\\t\"" },
+	{ "\0\001\037\177", 4, "\"\\u0000\\u0001\\u001f\177\"" },
+	/* well-formed: 2, 3 and 4 bytes, the ends of the ranges */
+	{ "\302\200\337\277", 4, "\"\302\200\337\277\"" },
+	{ "\340\240\200\355\237\277\356\200\200\357\277\277", 12,
+	  "\"\340\240\200\355\237\277\356\200\200\357\277\277\"" },
+	{ "\360\220\200\200\364\217\277\277", 8, "\"\360\220\200\200\364\217\277\277\"" },
+	/* a stray continuation byte, bytes that never lead */
+	{ "\200", 1, "\"\357\277\275\"" },
+	{ "\300\301\365\377", 4, "\"\357\277\275\357\277\275\357\277\275\357\277\275\"" },
+	/* overlong forms: the lead alone is the subpart, each byte one U+FFFD */
+	{ "\300\257", 2, "\"\357\277\275\357\277\275\"" },
+	{ "\340\200\257", 3, "\"\357\277\275\357\277\275\357\277\275\"" },
+	/* a surrogate, past U+10FFFF */
+	{ "\355\240\200", 3, "\"\357\277\275\357\277\275\357\277\275\"" },
+	{ "\364\220\200\200", 4,
+	  "\"\357\277\275\357\277\275\357\277\275\357\277\275\"" },
+	/* cut short: what was well-formed so far is one U+FFFD */
+	{ "\342\202x", 3, "\"\357\277\275x\"" },
+	{ "\360\237\230", 3, "\"\357\277\275\"" },
+	{ "\360\237\230\360\237\230\200", 7, "\"\357\277\275\360\237\230\200\"" },
+	{ "a\342", 2, "\"a\357\277\275\"" },
+};
+
+START_TEST(json_strings)
+{
+	char out[JSON_STRING_MAX(16)];
+
+	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+		size_t n = json_string(out, strings[i].in, strings[i].n);
+		ck_assert_uint_le(n, JSON_STRING_MAX(strings[i].n));
+		ck_assert_uint_eq(n, strlen(strings[i].out));
+		ck_assert_msg(memcmp(out, strings[i].out, n) == 0, "string %zu", i);
+	}
+}
+END_TEST
+
+START_TEST(columns_picked)
+{
+	FILE *fp = open_memstream(&buf, &len);
+	struct report_meta m = { .name = "t" };
+	struct rowsink *csv, *sink;
+	struct diag d;
+
+	diag_init(&d, "t", NULL);
+	ck_assert_int_eq(csvout_open(&csv, fp), PM_OK);
+	ck_assert_int_eq(columns_open(&sink, csv, "label,waits,source", &d), PM_OK);
+	run(sink, fp, &m);
+	ck_assert_str_eq(buf, "label,waits,source\n\"a,b\",42,SYSA\n\"say \"\"x\"\"\",,SYSB\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(columns_refused)
+{
+	static const char *const lists[] = { "waits,nonesuch", "waits,source,waits", "waits,",
+	                                     "", "Waits" };
+	struct rowsink *csv, *sink;
+	struct diag d;
+
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		diag_init(&d, "t", NULL);
+		ck_assert_int_eq(csvout_open(&csv, stdout), PM_OK);
+		ck_assert_int_eq(columns_open(&sink, csv, lists[i], &d), PM_OK);
+		ck_assert_int_eq(sink->begin(sink, cols, NCOLS, false), PM_E_USAGE);
+		ck_assert_int_eq(diag_exit_code(&d), 12);
+		sink->close(sink);
+	}
+}
+END_TEST
+
 START_TEST(text_unknown_encoding)
 {
 	struct textout_opts o = { .page_length = 60, .encoding = "NO-SUCH-CODEPAGE" };
@@ -170,6 +293,11 @@ unit_suite(void)
 	tcase_add_test(tc, csv_bytes);
 	tcase_add_test(tc, text_bytes);
 	tcase_add_test(tc, text_unknown_encoding);
+	tcase_add_test(tc, json_bytes);
+	tcase_add_test(tc, json_not_finite);
+	tcase_add_test(tc, json_strings);
+	tcase_add_test(tc, columns_picked);
+	tcase_add_test(tc, columns_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
