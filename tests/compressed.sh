@@ -17,8 +17,8 @@ data=$top_srcdir/data
 # Which codecs pmimrpt decodes, and which programs are here to compress.
 codecs=
 for c in gzip zstd; do
-	lib=zlib
-	[ $c = zstd ] && lib=libzstd
+	lib=zlib cat=zcat
+	[ $c = zstd ] && lib=libzstd cat=zstdcat
 	if ! command -v $c > /dev/null; then
 		echo "# $c not installed: its cases are skipped"
 		continue
@@ -27,7 +27,7 @@ for c in gzip zstd; do
 	rpt -q "$tmp/probe.$c" > /dev/null 2> "$tmp/probe.err"
 	if grep -q "built without $lib" "$tmp/probe.err"; then
 		expect_rc 8 rpt -q "$tmp/probe.$c"
-		has_line "$tmp/last.err" "probe.$c: offset 0 (0x0): error: .*looks $c-compressed, and this pmimrpt was built without $lib: use ${c%ip}cat" \
+		has_line "$tmp/last.err" "probe.$c: offset 0 (0x0): error: .*looks $c-compressed, and this pmimrpt was built without $lib: use $cat file | pmimrpt -" \
 			"built without $lib: $c input refused, saying what is missing"
 	else
 		codecs="$codecs $c"
