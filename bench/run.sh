@@ -28,6 +28,8 @@
 # on an empty input (starting a process; for pmimrpt also reading its
 # layouts), which does not grow with the input; the targets at the end
 # judge runs too short to time well against cat's growth (see there).
+# Then waits on a gzip and a zstd copy of each larger input (made once,
+# kept beside it), beside zcat and zstdcat of the same file to /dev/null.
 # Last, the merge of --partials small partial files (one per system and
 # day: 100 systems, a day of 96 intervals each; made once, in parallel, and
 # kept in the work folder) into the waits report by day: its time and peak
@@ -149,6 +151,7 @@ run_input() { # NAME FILE FRAMING-OPTS
 	esac
 	result[$name,bytes]=$bytes
 	result[$name,ivs]=$ivs
+	result[$name,recs]=$recs
 	for report in inventory waits cpu tasks intervals; do
 		local rc=0 t c m
 		# shellcheck disable=SC2086
@@ -222,6 +225,37 @@ awk -v t="$t" -v c="$c" -v m="$m" -v b="${result[perf,bytes]}" -v base="$base" '
 read -r t c m < <(measure "$pmimrpt" -q --framing=pm --jobs=2 --report=waits "$(generate dense "$big")")
 result[dense-big,jobs2]="$t $c $m"
 echo "dense-big waits --jobs=2 (one file): wall $t s, cpu $c s, rss $(awk -v m="$m" 'BEGIN { printf "%.1f", m / 1024 }') MiB"
+# Compressed input: waits on a .gz and a .zst copy of each larger input,
+# beside the program that decompresses it to /dev/null (MB/s and x_cat are
+# of the uncompressed bytes, against cat of the uncompressed file).
+compressed_rows() { # NAME FILE FRAMING-OPTS
+	local name=$1 file=$2 opts=$3 bytes base recs c cat ext z t cpu m rc
+	bytes=${result[$name,bytes]}
+	read -r base _ _ <<< "${result[$name,cat]}"
+	recs=${result[$name,recs]}
+	echo "$name, compressed:"
+	printf '  %-22s %9s %9s %12s %7s %7s %9s\n' command wall_s MB/s per_s x_cat cpu_s rss_MiB
+	for c in gzip zstd; do
+		command -v $c > /dev/null || { echo "  ($c not installed)"; continue; }
+		ext=gz cat=zcat
+		[ $c = zstd ] && ext=zst cat=zstdcat
+		z=$file.$ext
+		[ -f "$z" ] && [ "$z" -nt "$file" ] || $c -c < "$file" > "$z"
+		cat "$z" > /dev/null
+		read -r t cpu m < <(measure $cat "$z")
+		row "$cat FILE.$ext" "$t" "$cpu" "$m" "$recs" r/s
+		rc=0
+		# shellcheck disable=SC2086
+		"$pmimrpt" $opts -q --report=waits -o /dev/null "$z" 2>/dev/null || rc=$?
+		if [ $rc -ge 8 ]; then echo "  (pmimrpt does not read $c input: exit $rc)"; continue; fi
+		# shellcheck disable=SC2086
+		read -r t cpu m < <(measure "$pmimrpt" $opts -q --report=waits "$z")
+		row "waits FILE.$ext" "$t" "$cpu" "$m" "$recs" r/s
+		echo "    FILE.$ext: $(stat -c %s "$z") bytes"
+	done
+}
+compressed_rows sparse-big "$(generate sparse "$big")" ""
+compressed_rows dense-big "$(generate dense "$big")" --framing=pm
 echo "load average at end: $(loadavg)"
 
 # The targets of issue 16, on the larger inputs.

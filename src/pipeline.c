@@ -199,7 +199,8 @@ read_records(struct pipeline *p, struct input *in)
 		take_record(p, &rec);
 		/* the clock is looked at every 4096 records, not every one */
 		if ((++p->records_read & 4095) == 0 && p->o.progress)
-			progress_update(p->o.progress, framer_position(p->fr),
+			progress_update(p->o.progress, input_compressed(in)
+			                ? input_compressed_read(in) : framer_position(p->fr),
 			                p->records_read);
 	}
 	if (n < 0)
@@ -256,6 +257,7 @@ pipeline_read(struct pipeline *p, struct input *in)
 
 	memset(&p->file, 0, sizeof p->file);
 	p->diag->file = in->name;
+	in->diag = p->diag;
 	switch (input_kind(p, in)) {
 	case INPUT_EMPTY:
 		rc = p->o.reads == READS_PERF ? read_perf(p, in) : read_records(p, in);
@@ -273,13 +275,20 @@ pipeline_read(struct pipeline *p, struct input *in)
 		rc = -1;
 		break;
 	}
+	if (in->damaged)
+		rc = -1;
+	if (input_compressed(in)) {
+		p->file.compressed_in = input_compressed_read(in);
+		p->file.compressed_out = p->file.bytes_read;
+	}
 	if (tally_accounted(&p->file) != p->file.bytes_read)
 		diag_at(p->diag, PM_E_ACCOUNTING, DIAG_NO_OFFSET,
 		        "%llu bytes read, %llu accounted for",
 		        (unsigned long long)p->file.bytes_read,
 		        (unsigned long long)tally_accounted(&p->file));
 	if (p->o.progress)
-		progress_next_input(p->o.progress, p->file.bytes_read);
+		progress_next_input(p->o.progress, input_compressed(in) ? p->file.compressed_in
+		                                                         : p->file.bytes_read);
 	/* intervals completed while reading count for the run */
 	tally_add(&p->total, &p->file);
 	p->stage.tally = &p->total;

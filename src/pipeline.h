@@ -61,7 +61,9 @@ pm_status pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
                         const struct pmint *pm, struct sources *src,
                         interval_fn emit, void *ctx, struct diag *d);
 
-/* Read one input to its end. Returns 0, or -1 when it could not be opened
+/* Read one input to its end (its decoded bytes, when it is compressed:
+ * damage to its compressed data is said through diag, and what was
+ * decoded before is read). Returns 0, or -1 when it could not be opened
  * or read to its end (already reported). Checks that every byte read was
  * accounted for. */
 int pipeline_read(struct pipeline *p, struct input *in);

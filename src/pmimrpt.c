@@ -587,10 +587,20 @@ print_summary(struct diag *d, const struct tally *t, const struct census *c,
 	}
 	for (size_t i = 0; i < c->nsystems; i++)
 		snapshots += c->systems[i].snapshots;
-	n = snprintf(line, sizeof line, "%u file%s, %llu bytes: %llu used, %llu skipped, "
-	             "%llu damaged; ", files, files == 1 ? "" : "s",
-	             (unsigned long long)t->bytes_read, (unsigned long long)t->used,
-	             (unsigned long long)t->skipped, (unsigned long long)t->damaged);
+	n = snprintf(line, sizeof line, "%u file%s, %llu bytes", files, files == 1 ? "" : "s",
+	             (unsigned long long)t->bytes_read);
+	/* compressed inputs: the bytes read from them, and whose bytes those
+	 * were decoded into when not all of them */
+	if (t->compressed_in && t->compressed_out == t->bytes_read)
+		n += snprintf(line + n, sizeof line - (size_t)n, " (%llu compressed)",
+		              (unsigned long long)t->compressed_in);
+	else if (t->compressed_in)
+		n += snprintf(line + n, sizeof line - (size_t)n, " (%llu of them from %llu compressed)",
+		              (unsigned long long)t->compressed_out,
+		              (unsigned long long)t->compressed_in);
+	n += snprintf(line + n, sizeof line - (size_t)n, ": %llu used, %llu skipped, "
+	              "%llu damaged; ", (unsigned long long)t->used,
+	              (unsigned long long)t->skipped, (unsigned long long)t->damaged);
 	if (c->inputs && c->inputs == files)
 		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshot%s of %zu system%s",
 		         (unsigned long long)snapshots, snapshots == 1 ? "" : "s", c->nsystems,

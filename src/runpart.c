@@ -36,7 +36,7 @@ tally_words(struct tally *t, uint64_t *(*each)(uint64_t *v, void *ctx), void *ct
 		&t->spanned, &t->orphans, &t->truncated, &t->damaged_records,
 		&t->intervals_complete, &t->intervals_incomplete, &t->duplicate_parts,
 		&t->intervals_duplicate, &t->intervals_overlapping, &t->intervals_too_long,
-		&t->implausible,
+		&t->implausible, &t->compressed_in, &t->compressed_out,
 	};
 
 	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)

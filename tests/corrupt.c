@@ -552,6 +552,7 @@ run(const struct sample *s, const uint8_t *buf, size_t len,
 		die("pipeline_open");
 	input_from_memory(&in, s->name, buf, len, 0);
 	(void)pipeline_read(p, &in);
+	input_close(&in);
 	pipeline_finish(p);
 	r->t = *pipeline_tally(p);
 	r->rc = diag_exit_code(&d);

@@ -254,6 +254,7 @@ run(const struct sample *s, const uint8_t *buf, size_t len, struct result *r)
 	input_from_memory(&in, s->name, buf, len, 0);
 	if (pipeline_read(p, &in) != 0)
 		diag_at(&d, PM_E_READ, DIAG_NO_OFFSET, "pipeline_read failed");
+	input_close(&in);
 	pipeline_finish(p);
 	if (series_run_finish(&sr) != PM_OK)
 		die("the report could not be written");

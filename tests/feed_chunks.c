@@ -81,6 +81,7 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 	}
 	input_from_memory(&in, name, buf, len, chunk);
 	(void)pipeline_read(p, &in);
+	input_close(&in);
 	pipeline_finish(p);
 	if (series_def) {
 		/* the report's bytes, then how many (a row set per snapshot) */

@@ -30,7 +30,7 @@
 #include "core/bytes.h"
 #include "core/status.h"
 
-#define PARTIAL_VERSION 1
+#define PARTIAL_VERSION 2
 #define PARTIAL_MAX ((size_t)1 << 36)   /* refused beyond: 64 GiB */
 
 /* Writing: sections built in memory, then written with the running CRC. */

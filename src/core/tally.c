@@ -25,6 +25,8 @@ tally_add(struct tally *into, const struct tally *from)
 	into->intervals_overlapping += from->intervals_overlapping;
 	into->intervals_too_long += from->intervals_too_long;
 	into->implausible += from->implausible;
+	into->compressed_in += from->compressed_in;
+	into->compressed_out += from->compressed_out;
 }
 
 uint64_t

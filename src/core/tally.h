@@ -29,6 +29,9 @@ struct tally {
 	uint64_t intervals_too_long;     /* interval records longer than
 	                                    --max-interval: damaged */
 	uint64_t implausible;            /* records with implausible figures (kept) */
+	/* compressed inputs (io/decompress.h): their bytes as read, and the
+	 * bytes they decoded to (part of bytes_read, which counts those) */
+	uint64_t compressed_in, compressed_out;
 };
 
 /* Add every figure of from into into. */

@@ -1,6 +1,7 @@
 /* input.c: file, pipe and memory inputs. See input.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,13 +31,67 @@ read_memory(struct input *in, uint8_t *buf, size_t cap)
 	return (ssize_t)n;
 }
 
+/* The first bytes of a plain input again, then the source's own reads. */
+static ssize_t
+read_head(struct input *in, uint8_t *buf, size_t cap)
+{
+	size_t n = in->head_len - in->head_pos;
+
+	if (n == 0) {
+		in->read = in->source;
+		return in->read(in, buf, cap);
+	}
+	if (n > cap)
+		n = cap;
+	memcpy(buf, in->head + in->head_pos, n);
+	in->head_pos += n;
+	return (ssize_t)n;
+}
+
+/* The first read: the source's first bytes tell whether a decoder goes
+ * under the reads, or they are read again as they are. */
+static ssize_t
+read_first(struct input *in, uint8_t *buf, size_t cap)
+{
+	pm_status st;
+	ssize_t r;
+
+	while (in->head_len < sizeof in->head &&
+	       (r = in->source(in, in->head + in->head_len,
+	                       sizeof in->head - in->head_len)) != 0) {
+		if (r < 0)
+			return -1;
+		in->head_len += (size_t)r;
+	}
+	if (decompress_stack(in, in->head, in->head_len, &st)) {
+		in->size = -1;
+		in->read = decompress_read;
+	} else if (st != PM_OK) {
+		errno = ENOMEM;
+		return -1;
+	} else {
+		in->read = read_head;
+	}
+	return in->read(in, buf, cap);
+}
+
+static void
+input_init(struct input *in, const char *name,
+           ssize_t (*source)(struct input *, uint8_t *, size_t))
+{
+	memset(in, 0, sizeof *in);
+	in->name = name;
+	in->source = source;
+	in->read = read_first;
+	in->fd = -1;
+}
+
 pm_status
 input_open_path(struct input *in, const char *path)
 {
 	struct stat st;
 
-	memset(in, 0, sizeof *in);
-	in->read = read_fd;
+	input_init(in, NULL, read_fd);
 	in->size = -1;
 	if (path == NULL || strcmp(path, "-") == 0) {
 		in->name = "(stdin)";
@@ -65,11 +120,8 @@ void
 input_from_memory(struct input *in, const char *name, const uint8_t *buf,
                   size_t len, size_t chunk)
 {
-	memset(in, 0, sizeof *in);
-	in->name = name;
+	input_init(in, name, read_memory);
 	in->size = (int64_t)len;
-	in->read = read_memory;
-	in->fd = -1;
 	in->mem = buf;
 	in->mem_len = len;
 	in->chunk = chunk;
@@ -113,9 +165,23 @@ input_peek(struct input *in, uint8_t *out, size_t n)
 	return (ssize_t)got;
 }
 
+bool
+input_compressed(const struct input *in)
+{
+	return in->decoder != NULL;
+}
+
+uint64_t
+input_compressed_read(const struct input *in)
+{
+	return in->decoder ? decompress_consumed(in->decoder) : 0;
+}
+
 void
 input_close(struct input *in)
 {
+	decompress_free(in->decoder);
+	in->decoder = NULL;
 	if (in->owns_fd && in->fd >= 0)
 		close(in->fd);
 	in->fd = -1;

@@ -1,6 +1,8 @@
 /* input.h: where bytes come from. The reader never calls read(2) itself; it
  * asks an input, which is a file, a pipe, or a memory buffer handed out in
- * chunks of a chosen size (tests and fuzzers). */
+ * chunks of a chosen size (tests and fuzzers). An input whose first bytes
+ * are a gzip or zstd magic is decoded as it is read (io/decompress.h): its
+ * reads, its offsets and its size are those of the decoded bytes. */
 #ifndef INPUT_H
 #define INPUT_H
 
@@ -9,13 +11,16 @@
 #include <sys/types.h>
 
 #include "core/status.h"
+#include "io/decompress.h"
+
+struct diag;
 
 /* Bytes input_peek may look ahead. */
 #define INPUT_PEEK_MAX 128
 
 struct input {
 	const char *name;  /* for messages: the path, or "-" / "(stdin)" */
-	int64_t size;      /* bytes, or -1 when unknown (a pipe) */
+	int64_t size;      /* bytes, or -1 when unknown (a pipe, or compressed) */
 	/* Read up to cap bytes into buf: >0 bytes read, 0 at end, -1 on error
 	 * (errno set). Short reads are normal. */
 	ssize_t (*read)(struct input *in, uint8_t *buf, size_t cap);
@@ -27,6 +32,16 @@ struct input {
 	ssize_t (*read_on)(struct input *in, uint8_t *buf, size_t cap);
 	uint8_t ahead[INPUT_PEEK_MAX];
 	size_t ahead_len, ahead_pos;
+	/* the file's or the memory's own reads, under a decoder; the first
+	 * bytes they gave, looked at for a magic and read again when plain */
+	ssize_t (*source)(struct input *in, uint8_t *buf, size_t cap);
+	uint8_t head[DECOMPRESS_MAGIC_LEN];
+	size_t head_len, head_pos;
+	struct decoder *decoder; /* NULL: not compressed (or not yet read) */
+	struct diag *diag;       /* where damage to compressed data is said;
+	                            NULL: not said, only marked in damaged */
+	bool damaged;            /* the compressed data was damaged: the
+	                            reads ended early */
 };
 
 /* Open a path; "-" is standard input. PM_E_OPEN with errno on failure. */
@@ -41,6 +56,11 @@ void input_from_memory(struct input *in, const char *name, const uint8_t *buf,
  * the reader it needs is chosen. Returns the bytes there were (fewer at the
  * end of a short input), or -1 on a read error (errno set). */
 ssize_t input_peek(struct input *in, uint8_t *out, size_t n);
+
+/* Whether in is decoded (known once it has been read or peeked at), and
+ * its compressed bytes read so far. */
+bool input_compressed(const struct input *in);
+uint64_t input_compressed_read(const struct input *in);
 
 void input_close(struct input *in);
 

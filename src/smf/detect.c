@@ -1,4 +1,6 @@
 /* detect.c: what an input is, from its first bytes. See detect.h. */
+#include <config.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -17,16 +19,32 @@ static const enum framing detect_order[] = {
 	FRAMING_BDW, FRAMING_RDW, FRAMING_PM
 };
 
+/* gzip and zstd input is decoded as it is read (io/decompress.h), unless
+ * the library is not built in: what is still compressed here was either
+ * compressed twice, or needs the library. */
+#define TWICE " once decoded too: compressed twice? decompress it once first"
+#ifdef HAVE_ZLIB
+#define GZIP_CAUSE "looks gzip-compressed" TWICE
+#else
+#define GZIP_CAUSE "looks gzip-compressed, and this pmimrpt was built without " \
+	"zlib: use zcat file | pmimrpt -"
+#endif
+#ifdef HAVE_ZSTD
+#define ZSTD_CAUSE "looks zstd-compressed" TWICE
+#else
+#define ZSTD_CAUSE "looks zstd-compressed, and this pmimrpt was built without " \
+	"libzstd: use zstdcat file | pmimrpt -"
+#endif
+
 static const struct magic {
 	const char *bytes;
 	size_t len;
 	const char *cause;
 } magics[] = {
-	{ "\x1f\x8b", 2, "looks gzip-compressed: use zcat file | pmimrpt -" },
+	{ "\x1f\x8b", 2, GZIP_CAUSE },
 	{ "BZh", 3, "looks bzip2-compressed: use bzcat file | pmimrpt -" },
 	{ "\xfd" "7zXZ", 5, "looks xz-compressed: use xzcat file | pmimrpt -" },
-	{ "\x28\xb5\x2f\xfd", 4,
-	  "looks zstd-compressed: use zstdcat file | pmimrpt -" },
+	{ "\x28\xb5\x2f\xfd", 4, ZSTD_CAUSE },
 	{ "PK\x03\x04", 4,
 	  "looks like a zip archive: use unzip -p file | pmimrpt -" },
 };

@@ -58,13 +58,16 @@ fuzz_run(const struct pipeline_opts *o, const uint8_t *buf, size_t len,
 		abort();
 	input_from_memory(&in, "fuzz", buf, len, chunk);
 	rc = pipeline_read(p, &in);
+	input_close(&in);
 	pipeline_finish(p);
 	if (h->finish)
 		h->finish(ctx);
 	t = pipeline_tally(p);
 	/* every byte read must be accounted for, and a run that was not
-	 * refused (PERF_DATA_BLOCKs to a PMIM report) reads them all */
-	if (tally_accounted(t) != t->bytes_read || (rc == 0 && t->bytes_read != len))
+	 * refused (PERF_DATA_BLOCKs to a PMIM report, damaged compressed
+	 * data) reads them all: the compressed ones when compressed */
+	if (tally_accounted(t) != t->bytes_read ||
+	    (rc == 0 && (t->compressed_in ? t->compressed_in : t->bytes_read) != len))
 		abort();
 	pipeline_close(p);
 	sources_free(&src);

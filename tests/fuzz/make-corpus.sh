@@ -13,7 +13,7 @@ out=${2:-$top/tests/fuzz/corpus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out/framing" "$out/smf" "$out/pm" "$out/rptdef" "$out/report" "$out/copybook" \
-	"$out/winperf" "$out/perfreport" "$out/partial" "$out/json"
+	"$out/winperf" "$out/perfreport" "$out/partial" "$out/json" "$out/compressed"
 
 # byte BYTE FILE OUT: OUT is the byte (octal) and then FILE
 # shellcheck disable=SC2059 # the octal escape is the format
@@ -203,3 +203,21 @@ byte 000 "$tmp/cpu.part" "$out/partial/cpu"
 byte 001 "$tmp/waits.part" "$out/partial/waits"
 byte 002 "$tmp/perf.part" "$out/partial/perf"
 byte 003 "$tmp/win-cpu.part" "$out/partial/win-cpu"
+
+# compressed: the first byte chooses the read size, the second what the
+# rest is: 000, gzip or zstd bytes as they are; 200 (gzip) and 201 (zstd),
+# plain bytes the harness compresses whole; 277, zstd cut at 31/63
+gzip -n -c "$tmp/rdw" > "$tmp/rdw.gz"
+zstd -q -c "$tmp/rdw" > "$tmp/rdw.zst"
+cat "$tmp/rdw.gz" "$tmp/rdw.gz" > "$tmp/rdw2.gz"
+gzip -n -c "$tmp/bdw" | cat - "$tmp/rdw.zst" > "$tmp/gz-zst"
+for f in rdw.gz rdw.zst rdw2.gz gz-zst; do
+	byte 000 "$tmp/$f" "$tmp/$f.1"
+	byte 007 "$tmp/$f.1" "$out/compressed/$f"
+done
+byte 200 "$tmp/bdw" "$tmp/bdw.1"
+byte 077 "$tmp/bdw.1" "$out/compressed/bdw-gzip-here"
+byte 201 "$tmp/rdw" "$tmp/rdw.1"
+byte 000 "$tmp/rdw.1" "$out/compressed/rdw-zstd-here"
+byte 277 "$tmp/faults" "$tmp/faults.1"
+byte 003 "$tmp/faults.1" "$out/compressed/faults-zstd-cut"

@@ -26,12 +26,12 @@ ran=0
 # an extended block, a record spanning several segments, a long definition
 max_len() {
 	case $1 in
-	framing|smf|copybook|winperf|perfreport) echo 65536 ;;
+	framing|smf|copybook|winperf|perfreport|compressed) echo 65536 ;;
 	*) echo 16384 ;;
 	esac
 }
 
-for name in framing smf pm rptdef report copybook winperf perfreport partial json; do
+for name in framing smf pm rptdef report copybook winperf perfreport partial json compressed; do
 	bin=$build/tests/fuzz/fuzz_$name
 	if [ ! -x "$bin" ]; then
 		echo "FAIL - fuzz_$name: not built in $build"
