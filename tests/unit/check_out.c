@@ -48,11 +48,11 @@ stamp(int64_t at)
 static const struct sink_cell empty = { .kind = SINK_EMPTY };
 
 static const struct sink_column cols[] = {
-	{ "source", "source", false, true, 0, 0 },
-	{ "start", "start", false, true, 0, 0 },
-	{ "waits", "waits", true, false, 0, 0 },
-	{ "avg_ms", "avg ms", true, false, 0, 0 },
-	{ "label", "label", false, false, 0, 0 },
+	{ "source", "source", false, true, 0, 0, false, 0 },
+	{ "start", "start", false, true, 0, 0, false, 0 },
+	{ "waits", "waits", true, false, 0, 0, false, 0 },
+	{ "avg_ms", "avg ms", true, false, 0, 0, false, 0 },
+	{ "label", "label", false, false, 0, 0, false, 0 },
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
