@@ -28,6 +28,9 @@
 #include "io/input.h"
 #include "out/inventory.h"
 #include "io/outfile.h"
+#if HAVE_SQLITE
+#include "out/sqliteout.h"
+#endif
 #include "pipeline.h"
 #include "pmim/pmint.h"
 #include "pmim/pmtime.h"
@@ -46,7 +49,7 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_SQLITE };
 
 struct options {
 	const char *report;
@@ -99,7 +102,7 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text" };
+	static const char *const names[] = { "csv", "text", "sqlite" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -408,7 +411,8 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{} (fixed-width pages)", format_names },
+	  "{} (text: fixed-width pages;\n"
+	  "sqlite: a table of the database -o FILE.db)", format_names },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
@@ -491,6 +495,25 @@ show_help(void *target, struct diag *d, const char *arg)
 	return CLI_STOP;
 }
 
+/* --format=sqlite: a database file to update, of a report's rows. */
+static int
+check_sqlite(const struct options *o, struct diag *d)
+{
+#if !HAVE_SQLITE
+	(void)o;
+	return diag_usage(d, "--format=sqlite: this pmimrpt was built without SQLite "
+	                  "(configure found no libsqlite3; install libsqlite3-dev and "
+	                  "build again)");
+#else
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return diag_usage(d, "--format=sqlite writes a database file: it needs "
+		                  "-o FILE.db, not standard output");
+	if (o->partial)
+		return diag_usage(d, "--partial writes a partial file, not --format=sqlite");
+	return EXIT_CLEAN;
+#endif
+}
+
 /* The options, and what they ask of each other. */
 static int
 parse_options(int argc, char **argv, struct options *o, struct diag *d)
@@ -506,9 +529,9 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
-	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
+	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
-	return EXIT_CLEAN;
+	return o->format == FORMAT_SQLITE ? check_sqlite(o, d) : EXIT_CLEAN;
 }
 
 static int
@@ -646,6 +669,7 @@ struct run {
 	struct rpt_def *def;        /* NULL: the inventory */
 	struct outfile out;
 	bool out_open;              /* out is neither committed nor abandoned */
+	struct sqlite_db *db;       /* --format=sqlite: instead of out */
 	struct sources sources;
 	struct rowsink *sink;
 	struct report *rep;
@@ -665,6 +689,8 @@ struct run {
 	char when[20];              /* the run time of the title block */
 	char **inputs;              /* the operands; none: standard input */
 	int ninputs;
+	char **args;                /* the options before them */
+	int nargs;
 };
 
 /* Whether the output is one of the inputs (said, as a usage error): the
@@ -798,7 +824,7 @@ load_definition(struct run *r)
 	pm_status st;
 
 	if (strcmp(o->report, "inventory") == 0) {
-		if (o->format == FORMAT_TEXT)
+		if (o->format == FORMAT_TEXT || o->format == FORMAT_SQLITE)
 			return diag_usage(&r->diag, "the inventory report is CSV only");
 		r->o.pipe.reads = READS_BOTH;
 		return load_perf_names(r);
@@ -1059,6 +1085,8 @@ run_prepare(struct run *r, int argc, char **argv)
 		return rc;
 	r->inputs = argv + optind;
 	r->ninputs = argc - optind;
+	r->args = argv + 1;
+	r->nargs = optind - 1;
 	if (output_is_input(r))
 		return EXIT_USAGE;
 	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
@@ -1101,6 +1129,34 @@ null_close(struct rowsink *s)
 
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
+#if HAVE_SQLITE
+/* --format=sqlite: the database, its transaction begun; a failure said. */
+static int
+open_database(struct run *r)
+{
+	pm_status st = sqlite_db_open(&r->db, r->o.output);
+
+	if (st == PM_OK)
+		return EXIT_CLEAN;
+	diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+	return diag_exit_code(&r->diag);
+}
+
+/* The report's table, told what makes its rows (a Windows report reads
+ * no copybook layout). */
+static pm_status
+open_table(struct run *r)
+{
+	struct sqlite_table_id id = {
+		r->def->fingerprint, rpt_is_series(r->def) ? 0 : layout_fingerprint(&r->pm.lay),
+		report_by_name(r->o.sel.by), r->o.timezone ? r->o.timezone : ""
+	};
+
+	return sqliteout_open(&r->sink, r->db, r->def->name, &id);
+}
+
+#endif
+
 /* The output, the writer, the report and the reading stages, in that
  * order; a failure is said, and its exit code returned. */
 static int
@@ -1113,12 +1169,17 @@ run_open(struct run *r)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	if (outfile_open(&r->out, o->output) != PM_OK) {
+#if HAVE_SQLITE
+	if (o->format == FORMAT_SQLITE && open_database(r) != EXIT_CLEAN)
+		return diag_exit_code(&r->diag);
+#endif
+	if (!r->db && outfile_open(&r->out, o->output) != PM_OK) {
 		diag_say(&r->diag, SC_OUTPUT, "%s: %s", o->output, strerror(errno));
 		return EXIT_OUTPUT;
 	}
-	r->out_open = true;
-	setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
+	r->out_open = !r->db;
+	if (!r->db)
+		setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
 
 	/* Progress on a terminal, or when asked; never with --quiet, nor
 	 * when threads read the inputs. */
@@ -1132,6 +1193,10 @@ run_open(struct run *r)
 	if (st == PM_OK && r->def) {
 		if (o->partial)
 			r->sink = &null_sink;
+#if HAVE_SQLITE
+		else if (r->db)
+			st = open_table(r);
+#endif
 		else
 			st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
 			                              : csvout_open(&r->sink, r->out.fp);
@@ -1155,6 +1220,12 @@ run_open(struct run *r)
 		                   r->rep ? binding_frame_interval : NULL, &r->framer,
 		                   &r->diag);
 	if (!r->p) {
+#if HAVE_SQLITE
+		if (r->db && *sqlite_db_error(r->db)) {
+			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+			return diag_exit_code(&r->diag);
+		}
+#endif
 		report_open_failure(&r->diag, st, o, &r->pm,
 		                    st == PM_E_CODEPAGE && r->def && !r->sink);
 		return diag_exit_code(&r->diag);
@@ -1168,6 +1239,52 @@ run_tally(const struct run *r)
 {
 	return r->o.merge || r->jobs_merged ? &r->merged : pipeline_tally(r->p);
 }
+
+#if HAVE_SQLITE
+/* The run's row and COMMIT when it exits 0 or 4 (st is the report's);
+ * else ROLLBACK, and the database is as it was. */
+static void
+finish_database(struct run *r, pm_status st, bool read_all)
+{
+	int rc = diag_exit_code(&r->diag);
+	size_t n = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1;
+	const char *const *names = r->o.merge ? (const char *const *)r->merged_inputs
+	                           : r->ninputs ? (const char *const *)r->inputs
+	                           : (const char *const[]){ "-" };
+	int64_t *bytes = calloc(n + 1, sizeof *bytes);
+	char *argtext = NULL, when[24];
+	size_t len = 0;
+	FILE *fp = open_memstream(&argtext, &len);
+	time_t now = time(NULL);
+	struct tm tm;
+	struct stat sb;
+
+	for (int i = 0; fp && i < r->nargs; i++)
+		fprintf(fp, "%s%s", i ? " " : "", r->args[i]);
+	if (fp && fclose(fp) != 0)
+		argtext = NULL;
+	for (size_t i = 0; bytes && i < n; i++)
+		bytes[i] = !r->o.merge && strcmp(names[i], "-") != 0 &&
+		           stat(names[i], &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	if (st != PM_OK) {
+		if (*sqlite_db_error(r->db))
+			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+		else
+			diag_at(&r->diag, st, DIAG_NO_OFFSET, NULL);
+	} else if (!bytes || !argtext) {
+		st = PM_E_NOMEM;
+		diag_at(&r->diag, st, DIAG_NO_OFFSET, NULL);
+	}
+	st = sqlite_db_finish(r->db, &(struct sqlite_run){
+		when, PACKAGE_VERSION, argtext, names, bytes, n, run_tally(r),
+		diag_warning_count(&r->diag), rc }, st == PM_OK && rc < EXIT_INPUT && read_all);
+	if (st != PM_OK)
+		diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+	free(bytes);
+	free(argtext);
+}
+#endif
 
 /* What a partial holds: the run's sections, the time covered, and the
  * report's groups or rows. */
@@ -1254,6 +1371,12 @@ run_finish(struct run *r, bool read_all)
 	if (!r->o.partial)  /* a partial's parts may hold nothing: the merge says */
 		say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->srep, r->o.pipe.smf.type,
 		                     read_all);
+#if HAVE_SQLITE
+	if (r->db) {
+		finish_database(r, st, read_all);
+		return;
+	}
+#endif
 	/* A failed run (exit 8 or more) leaves the previous report as it was;
 	 * what is written directly, standard output say, stays written. */
 	r->out_open = false;
@@ -1633,6 +1756,9 @@ run_close(struct run *r)
 	series_report_close(r->srep);
 	if (r->sink)
 		r->sink->close(r->sink);
+#if HAVE_SQLITE
+	sqlite_db_close(r->db);  /* after its tables' sinks */
+#endif
 	sources_free(&r->sources);
 	tzone_close(r->zone);
 	schema_close(r->schema);
