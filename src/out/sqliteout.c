@@ -269,9 +269,12 @@ static int
 bind_cell(struct sqliteout *o, int i, const struct sink_cell *c, char *digits)
 {
 	switch ((enum sink_kind)c->kind) {
-	case SINK_TEXT:
-		return sqlite3_bind_text(o->upsert, i, c->v.text.n ? c->v.text.s : "",
-		                         (int)c->v.text.n, SQLITE_STATIC);
+	case SINK_TEXT:   /* empty: NULL, as the CSV's empty field; but a key is
+	                     never NULL (an object without instances: '') */
+		if (c->v.text.n || o->cols[i - 1].primary)
+			return sqlite3_bind_text(o->upsert, i, c->v.text.n ? c->v.text.s : "",
+			                         (int)c->v.text.n, SQLITE_STATIC);
+		break;
 	case SINK_INTEGER:
 		if (c->v.integer <= INT64_MAX)
 			return sqlite3_bind_int64(o->upsert, i, (int64_t)c->v.integer);
