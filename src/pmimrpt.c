@@ -28,7 +28,7 @@
 #include "io/input.h"
 #include "out/inventory.h"
 #include "io/outfile.h"
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 #include "out/sqliteout.h"
 #endif
 #include "pipeline.h"
@@ -499,7 +499,7 @@ show_help(void *target, struct diag *d, const char *arg)
 static int
 check_sqlite(const struct options *o, struct diag *d)
 {
-#if !HAVE_SQLITE
+#ifndef HAVE_SQLITE
 	(void)o;
 	return diag_usage(d, "--format=sqlite: this pmimrpt was built without SQLite "
 	                  "(configure found no libsqlite3; install libsqlite3-dev and "
@@ -1129,7 +1129,7 @@ null_close(struct rowsink *s)
 
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 /* --format=sqlite: the database, its transaction begun; a failure said. */
 static int
 open_database(struct run *r)
@@ -1169,7 +1169,7 @@ run_open(struct run *r)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 	if (o->format == FORMAT_SQLITE && open_database(r) != EXIT_CLEAN)
 		return diag_exit_code(&r->diag);
 #endif
@@ -1193,7 +1193,7 @@ run_open(struct run *r)
 	if (st == PM_OK && r->def) {
 		if (o->partial)
 			r->sink = &null_sink;
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 		else if (r->db)
 			st = open_table(r);
 #endif
@@ -1220,7 +1220,7 @@ run_open(struct run *r)
 		                   r->rep ? binding_frame_interval : NULL, &r->framer,
 		                   &r->diag);
 	if (!r->p) {
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 		if (r->db && *sqlite_db_error(r->db)) {
 			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
 			return diag_exit_code(&r->diag);
@@ -1240,7 +1240,7 @@ run_tally(const struct run *r)
 	return r->o.merge || r->jobs_merged ? &r->merged : pipeline_tally(r->p);
 }
 
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 /* The run's row and COMMIT when it exits 0 or 4 (st is the report's);
  * else ROLLBACK, and the database is as it was. */
 static void
@@ -1371,7 +1371,7 @@ run_finish(struct run *r, bool read_all)
 	if (!r->o.partial)  /* a partial's parts may hold nothing: the merge says */
 		say_nothing_selected(&r->diag, t, &r->pm, r->rep, r->srep, r->o.pipe.smf.type,
 		                     read_all);
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 	if (r->db) {
 		finish_database(r, st, read_all);
 		return;
@@ -1756,7 +1756,7 @@ run_close(struct run *r)
 	series_report_close(r->srep);
 	if (r->sink)
 		r->sink->close(r->sink);
-#if HAVE_SQLITE
+#ifdef HAVE_SQLITE
 	sqlite_db_close(r->db);  /* after its tables' sinks */
 #endif
 	sources_free(&r->sources);
