@@ -502,8 +502,7 @@ check_sqlite(const struct options *o, struct diag *d)
 #ifndef HAVE_SQLITE
 	(void)o;
 	return diag_usage(d, "--format=sqlite: this pmimrpt was built without SQLite "
-	                  "(configure found no libsqlite3; install libsqlite3-dev and "
-	                  "build again)");
+	                  "(install libsqlite3-dev, then configure and build it again)");
 #else
 	if (!o->output || strcmp(o->output, "-") == 0)
 		return diag_usage(d, "--format=sqlite writes a database file: it needs "
