@@ -411,8 +411,9 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{} (text: fixed-width pages;\n"
-	  "sqlite: a table of the database -o FILE.db)", format_names },
+	  "{}:\n"
+	  "text is fixed-width pages, sqlite a table of\n"
+	  "the database -o FILE.db", format_names },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
