@@ -187,6 +187,25 @@ q "$tmp/single.db" ".dump waits" > "$tmp/single.dump"
 q "$tmp/merged.db" ".dump waits" > "$tmp/merged.dump"
 same "$tmp/single.dump" "$tmp/merged.dump" "--merge writes the single run's table"
 
+# ---- --jobs: the same table
+expect_rc 0 rpt -q -j2 --report=waits --by=hour --format=sqlite -o "$tmp/jobs.db" "$tmp/a.dat" "$tmp/c.dat"
+q "$tmp/jobs.db" ".dump waits" > "$tmp/jobs.dump"
+same "$tmp/single.dump" "$tmp/jobs.dump" "--jobs=2 writes the single run's table"
+
+# ---- a run waits while another holds the database: here sqlite3, for
+# two seconds
+(echo "BEGIN IMMEDIATE; SELECT 'locked';"; sleep 2; echo "COMMIT;") |
+	sqlite3 "$tmp/single.db" > "$tmp/lock.out" &
+lock=$!
+n=0
+until [ -s "$tmp/lock.out" ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done
+started=$(date +%s)
+expect_rc 0 rpt -q --report=waits --by=hour --format=sqlite -o "$tmp/single.db" "$tmp/a.dat"
+waited=$(($(date +%s) - started))
+wait "$lock"
+[ "$waited" -ge 1 ] && pass "a run waited ${waited}s for another's transaction, then loaded" ||
+	fail "a run did not wait for another's transaction (${waited}s)"
+
 # ---- kill -9 in the middle of a load: the journal rolls it back. The
 # intervals report writes a row per interval as it is read, from a FIFO
 # fed half of a dump; pmimrpt is killed while it waits for the rest.
@@ -200,9 +219,10 @@ mkfifo "$tmp/fifo"
 pid=$!
 exec 3> "$tmp/fifo"
 head -c $(($(wc -c < "$tmp/big.dat") / 2)) "$tmp/big.dat" >&3
-# rows are going in once the database grows past its cache
+# rows are going in once the database grows past its cache (a minute at
+# most, for slow sanitizer builds)
 n=0
-while [ "$(wc -c < "$db")" -le "$(wc -c < "$tmp/kill-before.db")" ] && [ $n -lt 100 ]; do
+while [ "$(wc -c < "$db")" -le "$(wc -c < "$tmp/kill-before.db")" ] && [ $n -lt 600 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
