@@ -134,7 +134,7 @@ sqlite_db_open(struct sqlite_db **out, const char *path)
 	sqlite3_extended_result_codes(db->h, 1);
 	sqlite3_busy_timeout(db->h, SQLITE_DB_BUSY_MS);
 	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return sqlite3_errcode(db->h) == SQLITE_BUSY
+		return (sqlite3_errcode(db->h) & 0xff) == SQLITE_BUSY
 		       ? sqlite_db_fail(db, PM_E_WRITE, "locked by another run for %d s: %s",
 		                        SQLITE_DB_BUSY_MS / 1000, sqlite3_errmsg(db->h))
 		       : failed(db, "beginning the run's transaction");
