@@ -30,6 +30,9 @@
 #include "io/input.h"
 #include "out/inventory.h"
 #include "io/outfile.h"
+#ifdef HAVE_SQLITE
+#include "out/sqliteout.h"
+#endif
 #include "pipeline.h"
 #include "pmim/pmint.h"
 #include "pmim/pmtime.h"
@@ -49,7 +52,7 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON, FORMAT_SQLITE };
 
 struct options {
 	const char *report;
@@ -103,7 +106,7 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text", "json" };
+	static const char *const names[] = { "csv", "text", "json", "sqlite" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -111,7 +114,7 @@ format_names(size_t i)
 static const char *
 format_ext(enum format f)
 {
-	static const char *const ext[] = { "csv", "csv", "txt", "jsonl" };
+	static const char *const ext[] = { "csv", "csv", "txt", "jsonl", "db" };
 	return ext[f];
 }
 
@@ -423,8 +426,9 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{}: text is fixed-width\n"
-	  "pages, json a JSON object a line", format_names },
+	  "{}: text is\n"
+	  "fixed-width pages, json a JSON object a line,\n"
+	  "sqlite a table of the database -o FILE.db", format_names },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
@@ -510,6 +514,30 @@ show_help(void *target, struct diag *d, const char *arg)
 	return CLI_STOP;
 }
 
+/* --format=sqlite: a database file to update, of a report's rows. */
+static int
+check_sqlite(const struct options *o, struct diag *d)
+{
+#ifndef HAVE_SQLITE
+	(void)o;
+	return diag_usage(d, "--format=sqlite: this pmimrpt was built without SQLite "
+	                  "(install libsqlite3-dev, then configure and build it again)");
+#else
+	struct stat st;
+
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return diag_usage(d, "--format=sqlite writes a database file: it needs "
+		                  "-o FILE.db, not standard output");
+	if (o->partial)
+		return diag_usage(d, "--partial writes a partial file, not --format=sqlite");
+	if (o->output[strlen(o->output) - 1] == '/' || (stat(o->output, &st) == 0 &&
+	                                                S_ISDIR(st.st_mode)))
+		return diag_usage(d, "--format=sqlite writes one database, -o FILE.db, with a "
+		                  "table a report: not the directory %s", o->output);
+	return EXIT_CLEAN;
+#endif
+}
+
 /* The options, and what they ask of each other. */
 static int
 parse_options(int argc, char **argv, struct options *o, struct diag *d)
@@ -527,7 +555,7 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
 	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
-	return EXIT_CLEAN;
+	return o->format == FORMAT_SQLITE ? check_sqlite(o, d) : EXIT_CLEAN;
 }
 
 static int
@@ -682,6 +710,7 @@ struct run {
 	struct binding_framer framer; /* intervals to the reports as frames */
 	struct outputs outs;        /* the reports written, and their files */
 	struct output *first;       /* the one report of partials and --jobs */
+	struct sqlite_db *db;       /* --format=sqlite: a table a report */
 	struct sources sources;
 	struct pipeline *p;
 	struct progress progress;
@@ -698,6 +727,8 @@ struct run {
 	char when[20];              /* the run time of the title block */
 	char **inputs;              /* the operands; none: standard input */
 	int ninputs;
+	char **args;                /* the options before them */
+	int nargs;
 };
 
 /* Whether an output is one of the inputs (said, as a usage error): the
@@ -706,7 +737,7 @@ static bool
 output_is_input(struct run *r)
 {
 	for (size_t k = 0; k < r->outs.n; k++) {
-		const char *path = r->outs.o[k].path;
+		const char *path = r->o.format == FORMAT_SQLITE ? r->o.output : r->outs.o[k].path;
 		for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
 			const char *input = r->ninputs ? r->inputs[i] : "-";
 			if (outfile_is_input(path, input)) {
@@ -907,7 +938,9 @@ load_definitions(struct run *r)
 	r->o.pipe.reads = pmim ? READS_PMIM : perf ? READS_PERF : READS_BOTH;
 	if (!pmim && (rc = load_perf_names(r)) != EXIT_CLEAN)
 		return rc;
-	if ((rc = outputs_place(&r->outs, o->output, format_ext(o->format), &r->diag)) !=
+	/* one database holds every report's table */
+	if (o->format != FORMAT_SQLITE &&
+	    (rc = outputs_place(&r->outs, o->output, format_ext(o->format), &r->diag)) !=
 	    EXIT_CLEAN)
 		return rc;
 	return output_is_input(r) ? EXIT_USAGE : EXIT_CLEAN;
@@ -1152,6 +1185,8 @@ run_prepare(struct run *r, int argc, char **argv)
 		return rc;
 	r->inputs = argv + optind;
 	r->ninputs = argc - optind;
+	r->args = argv + 1;
+	r->nargs = optind - 1;
 	if (pmint_find(&r->pm, o->copybooks.paths, o->copybooks.n, err, sizeof err) != PM_OK) {
 		diag_say(&r->diag, SC_USAGE, "copybook #PMINTDS: %s", err);
 		return EXIT_USAGE;
@@ -1192,7 +1227,34 @@ null_close(struct rowsink *s)
 
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
-/* One report's file and writer, and the report itself. */
+#ifdef HAVE_SQLITE
+/* --format=sqlite: the database, its transaction begun; a failure said. */
+static int
+open_database(struct run *r)
+{
+	pm_status st = sqlite_db_open(&r->db, r->o.output);
+
+	if (st == PM_OK)
+		return EXIT_CLEAN;
+	diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+	return diag_exit_code(&r->diag);
+}
+
+/* A report's table, told what makes its rows (a Windows report reads no
+ * copybook layout). */
+static pm_status
+open_table(struct run *r, struct output *out)
+{
+	struct sqlite_table_id id = {
+		out->def->fingerprint, rpt_is_series(out->def) ? 0 : layout_fingerprint(&r->pm.lay),
+		report_by_name(r->o.sel.by), r->o.timezone ? r->o.timezone : ""
+	};
+
+	return sqliteout_open(&out->sink, r->db, out->def->name, &id);
+}
+#endif
+
+/* One report's writer and file (or table), and the report itself. */
 static pm_status
 output_open(struct run *r, struct output *out)
 {
@@ -1201,23 +1263,31 @@ output_open(struct run *r, struct output *out)
 	size_t bufsize = r->outs.n == 1 ? 1 << 20 : 1 << 18;
 	pm_status st;
 
-	if (outfile_open(&out->out, out->path) != PM_OK) {
-		diag_say(&r->diag, SC_OUTPUT, "%s: %s", out->path ? out->path : "standard output",
-		         strerror(errno));
-		return PM_E_OPEN;
+	if (!r->db) {
+		if (outfile_open(&out->out, out->path) != PM_OK) {
+			diag_say(&r->diag, SC_OUTPUT, "%s: %s",
+			         out->path ? out->path : "standard output", strerror(errno));
+			return PM_E_OPEN;
+		}
+		out->out_open = true;
+		if ((out->buf = malloc(bufsize)))
+			setvbuf(out->out.fp, out->buf, _IOFBF, bufsize);
 	}
-	out->out_open = true;
-	if ((out->buf = malloc(bufsize)))
-		setvbuf(out->out.fp, out->buf, _IOFBF, bufsize);
 	if (!out->def)
 		return PM_OK;
 	if (o->partial)
 		out->sink = &null_sink;
-	else if ((st = o->format == FORMAT_TEXT ? textout_open(&out->sink, out->out.fp, &o->text)
+#ifdef HAVE_SQLITE
+	else if (r->db && (st = open_table(r, out)) != PM_OK)
+		return st;
+#endif
+	else if (!r->db &&
+	         (st = o->format == FORMAT_TEXT ? textout_open(&out->sink, out->out.fp, &o->text)
 	               : o->format == FORMAT_JSON ? jsonout_open(&out->sink, out->out.fp)
-	               : csvout_open(&out->sink, out->out.fp)) != PM_OK ||
-	         (o->columns && (st = columns_open(&out->sink, out->sink, o->columns,
-	                                           &r->diag)) != PM_OK))
+	               : csvout_open(&out->sink, out->out.fp)) != PM_OK)
+		return st;
+	if (o->columns && (st = columns_open(&out->sink, out->sink, o->columns,
+	                                     &r->diag)) != PM_OK)
 		return st;
 	if (rpt_is_series(out->def)) {
 		struct report_opts so = o->sel;
@@ -1243,6 +1313,10 @@ run_open(struct run *r)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+#ifdef HAVE_SQLITE
+	if (o->format == FORMAT_SQLITE && open_database(r) != EXIT_CLEAN)
+		return diag_exit_code(&r->diag);
+#endif
 	/* Progress on a terminal, or when asked; never with --quiet, nor
 	 * when threads read the inputs. */
 	progress_init(&r->progress, !o->quiet && r->jobs <= 1 &&
@@ -1275,6 +1349,12 @@ run_open(struct run *r)
 		st = pipeline_open(&r->p, &o->pipe, &r->pm, &r->sources,
 		                   npmim ? binding_frame_interval : NULL, &r->framer, &r->diag);
 	if (!r->p) {
+#ifdef HAVE_SQLITE
+		if (r->db && *sqlite_db_error(r->db)) {
+			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+			return diag_exit_code(&r->diag);
+		}
+#endif
 		bool writer = false;
 		for (size_t i = 0; i < r->outs.n; i++)
 			writer = writer || (r->outs.o[i].def && !r->outs.o[i].sink);
@@ -1290,6 +1370,52 @@ run_tally(const struct run *r)
 {
 	return r->o.merge || r->jobs_merged ? &r->merged : pipeline_tally(r->p);
 }
+
+#ifdef HAVE_SQLITE
+/* The run's row and COMMIT when it exits 0 or 4 (st is the report's);
+ * else ROLLBACK, and the database is as it was. */
+static void
+finish_database(struct run *r, pm_status st, bool read_all)
+{
+	int rc = diag_exit_code(&r->diag);
+	size_t n = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1;
+	const char *const *names = r->o.merge ? (const char *const *)r->merged_inputs
+	                           : r->ninputs ? (const char *const *)r->inputs
+	                           : (const char *const[]){ "-" };
+	int64_t *bytes = calloc(n + 1, sizeof *bytes);
+	char *argtext = NULL, when[24];
+	size_t len = 0;
+	FILE *fp = open_memstream(&argtext, &len);
+	time_t now = time(NULL);
+	struct tm tm;
+	struct stat sb;
+
+	for (int i = 0; fp && i < r->nargs; i++)
+		fprintf(fp, "%s%s", i ? " " : "", r->args[i]);
+	if (fp && fclose(fp) != 0)
+		argtext = NULL;
+	for (size_t i = 0; bytes && i < n; i++)
+		bytes[i] = !r->o.merge && strcmp(names[i], "-") != 0 &&
+		           stat(names[i], &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	if (st != PM_OK) {
+		if (*sqlite_db_error(r->db))
+			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+		else
+			diag_at(&r->diag, st, DIAG_NO_OFFSET, NULL);
+	} else if (!bytes || !argtext) {
+		st = PM_E_NOMEM;
+		diag_at(&r->diag, st, DIAG_NO_OFFSET, NULL);
+	}
+	st = sqlite_db_finish(r->db, &(struct sqlite_run){
+		when, PACKAGE_VERSION, argtext, names, bytes, n, run_tally(r),
+		diag_warning_count(&r->diag), rc }, st == PM_OK && rc < EXIT_INPUT && read_all);
+	if (st != PM_OK)
+		diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+	free(bytes);
+	free(argtext);
+}
+#endif
 
 /* What a partial holds: the run's sections, the time covered, and the
  * report's groups or rows. */
@@ -1390,11 +1516,14 @@ say_write_failure(struct run *r, const struct output *out, pm_status st)
 static void
 run_finish(struct run *r, bool read_all)
 {
+	pm_status failed = PM_OK;  /* the first report that could not be written */
 	bool keep;
 
 	for (size_t i = 0; i < r->outs.n; i++) {
 		pm_status st = output_finish(r, &r->outs.o[i]);
-		if (st != PM_OK) {
+		if (st != PM_OK && failed == PM_OK)
+			failed = st;
+		if (st != PM_OK && !r->db) {
 			say_write_failure(r, &r->outs.o[i], st);
 			r->outs.o[i].out_open = false;
 			outfile_abort(&r->outs.o[i].out);
@@ -1403,6 +1532,14 @@ run_finish(struct run *r, bool read_all)
 	if (!r->o.partial)  /* a partial's parts may hold nothing: the merge says */
 		say_nothing_selected(&r->diag, run_tally(r), &r->pm, &r->outs,
 		                     r->o.pipe.smf.type, read_all);
+#ifdef HAVE_SQLITE
+	if (r->db) {
+		finish_database(r, failed, read_all);
+		return;
+	}
+#else
+	(void)failed;
+#endif
 	keep = diag_exit_code(&r->diag) < EXIT_INPUT && read_all;
 	for (size_t i = 0; i < r->outs.n; i++) {
 		struct output *out = &r->outs.o[i];
@@ -1796,6 +1933,9 @@ run_close(struct run *r)
 			out->sink->close(out->sink);
 		free(out->def);
 	}
+#ifdef HAVE_SQLITE
+	sqlite_db_close(r->db);  /* after its tables' sinks */
+#endif
 	outputs_free(&r->outs);
 	sources_free(&r->sources);
 	tzone_close(r->zone);

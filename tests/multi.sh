@@ -123,6 +123,27 @@ expect_rc 12 rpt --report=waits,cpu -o "$tmp/in/" "$tmp/in/waits.csv"
 has_line "$tmp/last.err" "is the input" "a report's file that is an input: refused"
 [ -e "$tmp/x" ] && fail "refused runs made $tmp/x" || pass "refused runs made no directory"
 
+# SQLite: one database, a table a report, each the table of the report alone
+if command -v sqlite3 > /dev/null && rpt --format=sqlite -o "$tmp/probe.db" --report=cpu \
+	"$data/sample-pm.dat" 2> /dev/null; then
+	expect_rc 0 rpt --format=sqlite --report=waits,cpu,summary --by=hour -o "$tmp/all.db" \
+		"$data/sample-smf-bdw.dat"
+	for r in waits cpu summary; do
+		rpt --format=sqlite --report=$r --by=hour -o "$tmp/$r.db" "$data/sample-smf-bdw.dat" 2>/dev/null
+		sqlite3 "$tmp/$r.db" "select * from $r" > "$tmp/$r.alone"
+		sqlite3 "$tmp/all.db" "select * from $r" > "$tmp/$r.list"
+		same "$tmp/$r.alone" "$tmp/$r.list" "sqlite: table $r as alone"
+	done
+	sqlite3 "$tmp/all.db" "select count(*) from runs; select group_concat(name) from (select name from run_tables order by name)" \
+		> "$tmp/runs.got"
+	printf '1\ncpu,summary,waits\n' > "$tmp/runs.want"
+	same "$tmp/runs.want" "$tmp/runs.got" "sqlite: one run, three tables"
+	expect_rc 12 rpt --format=sqlite --report=waits,cpu -o "$tmp/dbdir/" "$data/sample-pm.dat"
+	has_line "$tmp/last.err" "one database" "sqlite into a directory: refused"
+else
+	echo "skip - no --format=sqlite in this build, or no sqlite3 program"
+fi
+
 # --jobs with several reports reads them in one pass too: the same files
 gen --framing=rdw --sources=SYSA --intervals=48 --seed=3 -o "$tmp/g1.bin" || fail "pmimgen"
 gen --framing=rdw --sources=SYSB --intervals=48 --seed=4 -o "$tmp/g2.bin" || fail "pmimgen"

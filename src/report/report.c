@@ -520,10 +520,46 @@ report_what_matched_nothing(const struct report *r, char *out, size_t cap)
 
 static void
 out_column(struct report *r, const char *name, const char *heading,
-           bool numeric, bool key, unsigned width, unsigned rank)
+           const struct rpt_column *col, bool key, unsigned rank)
 {
-	r->out[r->nout++] = (struct sink_column){ name, heading, numeric, key,
-	                                          width, rank };
+	r->out[r->nout++] = (struct sink_column){
+		name, heading, col && col->text == TEXT_NONE, key, col ? col->width : 0,
+		rank, .decimals = col ? (uint8_t)col->decimals : 0 };
+}
+
+/* Whether a definition's column is part of the row's key beside the group
+ * key: a bucket report's row bucket; an interval report's source and start
+ * (repeated intervals are left out, so no two rows share them). */
+static bool
+row_key_column(const struct rpt_def *def, const struct rpt_column *col)
+{
+	if (def->rows == ROWS_BUCKET)
+		return col->text == TEXT_BUCKET && col->row < 0;
+	return def->rows == ROWS_INTERVAL &&
+	       (col->text == TEXT_SOURCE || col->text == TEXT_START);
+}
+
+/* Mark the row's key primary, when the columns hold all of it (a bucket
+ * report without its bucket column, or an interval report without source
+ * or start, has none). */
+static void
+mark_primary(struct report *r, size_t ngroup_key)
+{
+	const struct rpt_def *def = r->def;
+	unsigned found = 0, want = def->rows == ROWS_BUCKET ? 1 : def->rows == ROWS_INTERVAL ? 2 : 0;
+	bool seen[TEXT_TYPE + 1] = { false };
+
+	for (size_t c = 0; c < def->ncols; c++)
+		if (row_key_column(def, &def->cols[c]) && !seen[def->cols[c].text]) {
+			seen[def->cols[c].text] = true;
+			found++;
+		}
+	if (found < want)
+		return;
+	for (size_t i = 0; i < ngroup_key; i++)
+		r->out[i].primary = true;
+	for (size_t c = 0; c < def->ncols; c++)
+		r->out[ngroup_key + c].primary = row_key_column(def, &def->cols[c]);
 }
 
 /* The columns written: the group key, the definition's columns, then the
@@ -534,25 +570,23 @@ build_out(struct report *r)
 {
 	static const char *const key_names[] = { "source", "period_start", "period_end" };
 	const struct rpt_def *def = r->def;
+	size_t ngroup_key = r->keyed ? (r->o.by == BY_TOTAL ? 1u : 3u) : 0;
 	bool leading = true;
 
-	if (r->keyed)
-		for (size_t i = 0; i < (r->o.by == BY_TOTAL ? 1u : 3u); i++)
-			out_column(r, key_names[i], key_names[i], false, true, 0, 0);
+	for (size_t i = 0; i < ngroup_key; i++)
+		out_column(r, key_names[i], key_names[i], NULL, true, 0);
 	for (size_t c = 0; c < def->ncols; c++) {
 		const struct rpt_column *col = &def->cols[c];
 		leading = leading && col->text != TEXT_NONE;
-		out_column(r, col->name, col->heading, col->text == TEXT_NONE, leading,
-		           col->width, 0);
+		out_column(r, col->name, col->heading, col, leading, 0);
 	}
 	for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 		for (size_t c = 0; c < def->ntop; c++) {
 			char *n = r->top_names[k * def->ntop + c];
 			snprintf(n, RPT_NAME_MAX + 8, "top%u_%s", k + 1, def->top_cols[c].name);
-			out_column(r, n, def->top_cols[c].heading,
-			           def->top_cols[c].text == TEXT_NONE, false,
-			           def->top_cols[c].width, k + 1);
+			out_column(r, n, def->top_cols[c].heading, &def->top_cols[c], false, k + 1);
 		}
+	mark_primary(r, ngroup_key);
 }
 
 static void

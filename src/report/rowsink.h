@@ -2,7 +2,8 @@
  * once, then rows of typed cells, then what the title block needs; only
  * the writer (csvout.c, textout.c, through out/cell.h) turns a cell into
  * bytes, so that a chart or a typed database column gets the value, not
- * its digits. */
+ * its digits. The sink is told each column's kind and the row's key, for
+ * a typed database table with a primary key. */
 #ifndef ROWSINK_H
 #define ROWSINK_H
 
@@ -19,6 +20,10 @@ struct sink_column {
 	bool key;             /* leads the row: repeated on every text panel */
 	unsigned width;       /* least width in the text format; 0: the data's */
 	unsigned rank;        /* of a "top" block: 1..N; 0 otherwise */
+	bool primary;         /* part of the row's key: no two rows of a run
+	                         share the values of these columns */
+	uint8_t decimals;     /* a numeric column's digits after the point:
+	                         0 for counts (a database's INTEGER) */
 };
 
 struct tzone;

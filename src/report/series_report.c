@@ -196,20 +196,40 @@ assign_stats(struct series_report *r)
 	}
 }
 
+/* Whether a column names the row: the names of its key (the series'
+ * object, counter, instance and type, or the instance). */
+static bool
+names_row(const struct rpt_def *def, enum rpt_text t)
+{
+	return t == TEXT_INSTANCE || (def->rows == ROWS_COUNTER &&
+	       (t == TEXT_OBJECT || t == TEXT_COUNTER || t == TEXT_TYPE));
+}
+
 static void
 sink_columns(const struct series_report *r, struct sink_column *out, size_t *n)
 {
 	static const char *const keys[] = { "source", "period_start", "period_end" };
 	const struct rpt_def *def = r->def;
+	unsigned named = 0, names = def->rows == ROWS_COUNTER ? 4 : 1;
+	bool seen[TEXT_TYPE + 1] = { false };
 
+	for (size_t c = 0; c < def->ncols; c++)
+		if (names_row(def, def->cols[c].text) && !seen[def->cols[c].text]) {
+			seen[def->cols[c].text] = true;
+			named++;
+		}
 	*n = 0;
+	/* the row's key is primary when its columns name it all */
 	for (size_t k = 0; k < 3; k++)
-		out[(*n)++] = (struct sink_column){ .name = keys[k], .heading = keys[k], .key = true };
+		out[(*n)++] = (struct sink_column){ .name = keys[k], .heading = keys[k],
+		                                    .key = true, .primary = named == names };
 	for (size_t c = 0; c < def->ncols; c++)
 		out[(*n)++] = (struct sink_column){
 			.name = def->cols[c].name, .heading = def->cols[c].heading,
 			.numeric = def->cols[c].series, .width = def->cols[c].width,
 			.key = def->cols[c].text == TEXT_INSTANCE && def->rows == ROWS_INSTANCE,
+			.primary = named == names && names_row(def, def->cols[c].text),
+			.decimals = (uint8_t)def->cols[c].decimals,
 		};
 }
 

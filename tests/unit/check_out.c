@@ -55,11 +55,11 @@ stamp(int64_t at)
 static const struct sink_cell empty = { .kind = SINK_EMPTY };
 
 static const struct sink_column cols[] = {
-	{ "source", "source", false, true, 0, 0 },
-	{ "start", "start", false, true, 0, 0 },
-	{ "waits", "waits", true, false, 0, 0 },
-	{ "avg_ms", "avg ms", true, false, 0, 0 },
-	{ "label", "label", false, false, 0, 0 },
+	{ "source", "source", false, true, 0, 0, false, 0 },
+	{ "start", "start", false, true, 0, 0, false, 0 },
+	{ "waits", "waits", true, false, 0, 0, false, 0 },
+	{ "avg_ms", "avg ms", true, false, 0, 0, false, 0 },
+	{ "label", "label", false, false, 0, 0, false, 0 },
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
@@ -179,7 +179,7 @@ END_TEST
  * CSV leaves the field empty. */
 START_TEST(json_not_finite)
 {
-	static const struct sink_column one[] = { { "x", "x", true, false, 0, 0 } };
+	static const struct sink_column one[] = { { .name = "x", .heading = "x", .numeric = true } };
 	FILE *fp = open_memstream(&buf, &len);
 	struct sink_cell c[] = { real(1.0 / 0.0, 3), real(-1.0 / 0.0, 3), real(0.0 / 0.0, 3),
 	                         real(2.5, 12) };
