@@ -365,7 +365,8 @@ static const struct cli_option options[] = {
 	{ "report", 0, required_argument, "=FILE.rpt", NULL, 0,
 	  "the report definition in FILE.rpt", NULL },
 	{ "report-dir", 0, required_argument, "=DIR", cli_set_string, OPT(report_dir),
-	  "look for report definitions in DIR first", NULL },
+	  "look for report definitions in DIR (which must\n"
+	  "be there) first", NULL },
 	{ "by", 0, required_argument, "=PERIOD", set_by, 0,
 	  "{}: one row\n"
 	  "per source and period the intervals start in", by_names },
@@ -503,6 +504,14 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	o->sel.max_sources = o->pipe.max_sources;
 	if (o->sel.from >= o->sel.to)
 		return diag_usage(d, "--from must be earlier than --to");
+	/* a folder that is not there would be passed over without a word */
+	if (o->report_dir) {
+		struct stat sb;
+		if (stat(o->report_dir, &sb) != 0)
+			return diag_usage(d, "--report-dir=%s: %s", o->report_dir, strerror(errno));
+		if (!S_ISDIR(sb.st_mode))
+			return diag_usage(d, "--report-dir=%s: not a folder", o->report_dir);
+	}
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;

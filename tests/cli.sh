@@ -19,6 +19,13 @@ expect_rc 12 rpt --codepage=NO-SUCH-CODEPAGE "$sample"
 rpt --report=nonesuch "$sample" 2> "$tmp/err" || true
 grep -q "unknown report 'nonesuch'" "$tmp/err" && pass "unknown report message" || fail "unknown report message"
 
+# --report-dir names a folder that must be there
+expect_rc 12 rpt --report-dir="$tmp/no-such-dir" "$sample"
+has_line "$tmp/last.err" "^pmimrpt: --report-dir=$tmp/no-such-dir: No such file or directory\$" \
+	"--report-dir that is not there: named"
+expect_rc 12 rpt --report-dir="$sample" "$sample"
+has_line "$tmp/last.err" "^pmimrpt: --report-dir=$sample: not a folder\$" "--report-dir that is a file: named"
+
 # an input that cannot be opened: 8, with the file named
 expect_rc 8 rpt "$tmp/missing.dat"
 rpt "$tmp/missing.dat" 2> "$tmp/err" > /dev/null || true
