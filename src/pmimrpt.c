@@ -363,7 +363,8 @@ static const struct cli_option options[] = {
 	  "{}, or a report definition: NAME.rpt in --report-dir or "
 	  PKGDATADIR "/reports", report_names },
 	{ "report", 0, required_argument, "=FILE.rpt", NULL, 0,
-	  "the report definition in FILE.rpt", NULL },
+	  "the report definition in FILE.rpt: here, else\n"
+	  "in --report-dir (a path when it has a /)", NULL },
 	{ "report-dir", 0, required_argument, "=DIR", cli_set_string, OPT(report_dir),
 	  "look for report definitions in DIR (which must\n"
 	  "be there) first", NULL },

@@ -19,12 +19,26 @@ expect_rc 12 rpt --codepage=NO-SUCH-CODEPAGE "$sample"
 rpt --report=nonesuch "$sample" 2> "$tmp/err" || true
 grep -q "unknown report 'nonesuch'" "$tmp/err" && pass "unknown report message" || fail "unknown report message"
 
-# --report-dir names a folder that must be there
+# --report-dir names a folder that must be there; FILE.rpt is read from the
+# current directory, else from --report-dir
 expect_rc 12 rpt --report-dir="$tmp/no-such-dir" "$sample"
 has_line "$tmp/last.err" "^pmimrpt: --report-dir=$tmp/no-such-dir: No such file or directory\$" \
 	"--report-dir that is not there: named"
 expect_rc 12 rpt --report-dir="$sample" "$sample"
 has_line "$tmp/last.err" "^pmimrpt: --report-dir=$sample: not a folder\$" "--report-dir that is a file: named"
+mkdir "$tmp/defs" "$tmp/here"
+printf 'title Mine\ncolumn intervals type=PERF_COUNTER_LARGE_DELTA aggregate=total N=@interval\n' \
+	> "$tmp/defs/mine.rpt"
+printf 'title Here\ncolumn n type=PERF_COUNTER_LARGE_DELTA aggregate=total N=@interval\n' \
+	> "$tmp/here/here.rpt"
+in_here() { (cd "$tmp/here" && rpt "$@"); }
+expect_rc 0 in_here -q --report-dir="$tmp/defs" --report=mine.rpt "$sample"
+has_line "$tmp/last.out" "^source,intervals\$" "--report=FILE.rpt found in --report-dir"
+expect_rc 0 in_here -q --report-dir="$tmp/defs" --report=here.rpt "$sample"
+has_line "$tmp/last.out" "^source,n\$" "--report=FILE.rpt found in the current directory first"
+expect_rc 12 in_here -q --report-dir="$tmp/defs" --report=none.rpt "$sample"
+has_line "$tmp/last.err" "^pmimrpt: none.rpt: no such file here nor in $tmp/defs\$" \
+	"--report=FILE.rpt nowhere: both places named"
 
 # an input that cannot be opened: 8, with the file named
 expect_rc 8 rpt "$tmp/missing.dat"
