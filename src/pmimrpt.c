@@ -156,7 +156,8 @@ parse_stamp(struct diag *d, const char *opt, const char *s, int64_t *out)
 {
 	if (pmtime_parse(s, out) == PM_OK)
 		return EXIT_CLEAN;
-	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
+	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]] or "
+	                  "YYYY-MM-DDTHH:MM[:SS], not '%s'", opt, s);
 }
 
 /* "OFFSET,LENGTH" */
@@ -375,7 +376,8 @@ static const struct cli_option options[] = {
 	  "only intervals starting at TIME or later", NULL },
 	{ "to", 0, required_argument, "=TIME", set_to, OPT(sel.to),
 	  "only intervals starting before TIME\n"
-	  "(local times, YYYY-MM-DD[ HH:MM[:SS]])", NULL },
+	  "(local times, YYYY-MM-DD[ HH:MM[:SS]], or with\n"
+	  "a T for the blank: 2026-11-30T08:00)", NULL },
 	{ "timezone", 0, required_argument, "=ZONE", cli_set_string, OPT(timezone),
 	  "the records' times are local times of ZONE (an\n"
 	  "IANA name such as Europe/Berlin): periods are\n"
@@ -417,7 +419,8 @@ static const struct cli_option options[] = {
 	  "text as 133-byte print lines with ASA carriage\n"
 	  "control", NULL },
 	{ "output-encoding", 0, required_argument, "=CP", cli_set_string, OPT(text.encoding),
-	  "write text in code page CP (e.g. IBM-1047)", NULL },
+	  "write text in code page CP (e.g. IBM-1047);\n"
+	  "implies --format=text, as --asa does", NULL },
 	{ "run-time", 0, required_argument, "=TIME", cli_set_string, OPT(run_time),
 	  "the run time the title block shows (default\n"
 	  "$SOURCE_DATE_EPOCH, else now)", NULL },
@@ -736,8 +739,9 @@ run_time(struct diag *d, const char *opt, char out[20])
 	uint64_t secs;
 
 	if (opt) {
-		if (pmtime_parse(opt, &stamp) != PM_OK)
-			return diag_usage(d, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
+		int rc = parse_stamp(d, "--run-time", opt, &stamp);
+		if (rc != EXIT_CLEAN)
+			return rc;
 	} else if (epoch && *epoch) {
 		if (!numparse_u64(epoch, (uint64_t)INT64_MAX / PM_UNITS_PER_SECOND, &secs))
 			return diag_usage(d, "SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);

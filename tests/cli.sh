@@ -40,6 +40,28 @@ expect_rc 12 in_here -q --report-dir="$tmp/defs" --report=none.rpt "$sample"
 has_line "$tmp/last.err" "^pmimrpt: none.rpt: no such file here nor in $tmp/defs\$" \
 	"--report=FILE.rpt nowhere: both places named"
 
+# what the manual says of times and formats: a T may stand for the blank in
+# --from and --to; 24:00 is the end of a day, 24:30 no time at all
+expect_rc 0 rpt -q --report=cpu --from="2025-03-03 06:00" --to="2025-03-03 24:00" "$sample"
+mv "$tmp/last.out" "$tmp/blank.csv"
+expect_rc 0 rpt -q --report=cpu --from=2025-03-03T06:00 --to=2025-03-03T24:00:00 "$sample"
+same "$tmp/blank.csv" "$tmp/last.out" "--from and --to with a T: as with the blank"
+expect_rc 12 rpt -q --report=cpu --from="2025-03-03 24:30" "$sample"
+has_line "$tmp/last.err" "wants a local time YYYY-MM-DD\[ HH:MM\[:SS\]\] or YYYY-MM-DDTHH:MM\[:SS\], not '2025-03-03 24:30'" \
+	"--from=24:30 refused, both forms named"
+# CSV lines end with LF alone
+expect_rc 0 rpt -q --report=cpu "$sample"
+if od -An -c "$tmp/last.out" | grep -q '\\r'; then fail "CSV lines end with LF"; else pass "CSV lines end with LF"; fi
+# --output-encoding implies the text format, as --asa does; the inventory is CSV only
+expect_rc 0 rpt -q --report=cpu --run-time="2025-03-04 07:00" --output-encoding=IBM-1047 "$sample"
+iconv -f IBM-1047 -t UTF-8 < "$tmp/last.out" > "$tmp/decoded.out"
+expect_rc 0 rpt -q --report=cpu --run-time="2025-03-04 07:00" --format=text "$sample"
+same "$tmp/last.out" "$tmp/decoded.out" "--output-encoding alone writes the text report"
+expect_rc 12 rpt -q --format=csv --output-encoding=IBM-1047 "$sample"
+has_line "$tmp/last.err" "^pmimrpt: --output-encoding needs --format=text\$" "--output-encoding with CSV refused"
+expect_rc 12 rpt -q --report=inventory --format=text "$sample"
+has_line "$tmp/last.err" "^pmimrpt: the inventory report is CSV only\$" "the inventory is CSV only"
+
 # an input that cannot be opened: 8, with the file named
 expect_rc 8 rpt "$tmp/missing.dat"
 rpt "$tmp/missing.dat" 2> "$tmp/err" > /dev/null || true
