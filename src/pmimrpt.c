@@ -395,7 +395,8 @@ static const struct cli_option options[] = {
 	  "output; FILE is replaced only by a run that\n"
 	  "exits 0 or 4, and may not be an input", NULL },
 	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
-	  "print the PMIM field table and exit", NULL },
+	  "print the PMIM field table, and the fields each\n"
+	  "report column reads, and exit", NULL },
 	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
 	  OPT(copybooks),
 	  "read record layouts from FILE, a DSECT listing\n"
@@ -524,10 +525,54 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	return EXIT_CLEAN;
 }
 
+/* One line of the table of report columns. */
+static void
+describe_column(const char *report, const char *prefix, const struct rpt_column *c,
+                const struct schema *schema)
+{
+	char name[RPT_NAME_MAX + 8], reads[512];
+
+	snprintf(name, sizeof name, "%s%s", prefix, c->name);
+	rptdef_reads(c, schema, reads, sizeof reads);
+	printf("%-10s %-22s %-26s %s\n", report, name,
+	       c->text == TEXT_NONE ? counter_type_info(c->type)->name : "", reads);
+}
+
+/* What each column of the PMIM reports reads, from their definitions as
+ * --report=NAME finds them. */
 static int
-describe(const struct pmint *pm)
+describe_reports(const struct schema *schema, const char *report_dir)
+{
+	struct rpt_def *def = malloc(sizeof *def);
+	const char *name;
+	char err[512];
+
+	if (!def)
+		return EXIT_INPUT;
+	printf("\nREPORT COLUMNS (what each column of the PMIM reports reads)\n");
+	printf("%-10s %-22s %-26s %s\n", "REPORT", "COLUMN", "TYPE", "READS");
+	for (size_t i = 0; (name = rptload_builtin_name(i)); i++) {
+		if (rptload_find(def, name, report_dir, schema, err, sizeof err) != PM_OK) {
+			fprintf(stderr, PROGNAME ": %s\n", err);
+			free(def);
+			return EXIT_USAGE;
+		}
+		if (rpt_is_series(def))
+			continue;
+		for (size_t c = 0; c < def->ncols; c++)
+			describe_column(name, "", &def->cols[c], schema);
+		for (size_t c = 0; c < def->ntop; c++)
+			describe_column(name, "topN_", &def->top_cols[c], schema);
+	}
+	free(def);
+	return EXIT_CLEAN;
+}
+
+static int
+describe(const struct pmint *pm, const struct schema *schema, const char *report_dir)
 {
 	const struct layout *lay = &pm->lay;
+	int rc;
 
 	printf("%-9s %4s %6s %3s %4s %-11s %s\n", "FIELD", "PART", "OFFSET",
 	       "LEN", "TYPE", "UNITS", "DESCRIPTION");
@@ -546,6 +591,8 @@ describe(const struct pmint *pm)
 	for (unsigned p = 1; p <= pm->nparts; p++)
 		printf(" %u = X'%02zX'", p, pm->part_len[p]);
 	printf("; largest rounded X'%02zX'\n", pm->max_len);
+	if ((rc = describe_reports(schema, report_dir)) != EXIT_CLEAN)
+		return rc;
 	return ferror(stdout) ? EXIT_OUTPUT : EXIT_CLEAN;
 }
 
@@ -1669,7 +1716,7 @@ main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	diag_init(&run.diag, PROGNAME, stderr);
 	if ((rc = run_prepare(&run, argc, argv)) == EXIT_CLEAN)
-		rc = run.o.describe ? describe(&run.pm) : run_report(&run);
+		rc = run.o.describe ? describe(&run.pm, run.schema, run.o.report_dir) : run_report(&run);
 	run_close(&run);
 	return rc == CLI_STOP ? EXIT_CLEAN : rc;
 }

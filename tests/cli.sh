@@ -211,4 +211,18 @@ fi
 rpt --describe > "$tmp/describe"
 grep -q "^INTDBIRT     1  X'30'   4    F 10\*\*-4 s" "$tmp/describe" && pass "--describe shows INTDBIRT" || fail "--describe shows INTDBIRT"
 grep -q "^INTZPTI      3  X'30'   8    D TOD" "$tmp/describe" && pass "--describe shows INTZPTI" || fail "--describe shows INTZPTI"
+# and which fields each report column reads, as the definitions say
+has_line "$tmp/describe" "^cpu  *ziip_share_pct  *PERF_SAMPLE_FRACTION  *N=INTZPTI B=INTTTTI+INTCPTI+INTZPTI\$" \
+	"--describe: a column of cpu and its fields"
+has_line "$tmp/describe" "^intervals  *INTDBIR_avg_ms  *PERF_AVERAGE_TIMER  *N=INTDBIRT B=INTDBIR#\$" \
+	"--describe: a bucket column of intervals by its fields"
+has_line "$tmp/describe" "^summary  *topN_avg_wait_ms  *PERF_AVERAGE_TIMER  *N=%T B=%#\$" \
+	"--describe: a column of the summary's top buckets"
+has_line "$tmp/describe" "^intervals  *source  *text=source\$" "--describe: a text column"
+grep -q "^win-cpu " "$tmp/describe" && fail "--describe: no Windows report" || pass "--describe: no Windows report"
+# from the definitions --report finds: one in --report-dir replaces the built-in
+printf 'column tasks type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INT#TSTR+INT#TEND\n' > "$tmp/defs/tasks.rpt"
+rpt --report-dir="$tmp/defs" --describe > "$tmp/describe"
+has_line "$tmp/describe" "^tasks  *tasks  *PERF_COUNTER_LARGE_DELTA  *N=INT#TSTR+INT#TEND\$" \
+	"--describe: a definition of --report-dir"
 finish

@@ -237,6 +237,49 @@ parse_virtual(struct parser *p, struct rpt_column *c, const char *s,
 	return fail(p, "unknown virtual field '%s'", s);
 }
 
+/* A term by the name a definition gives it; a member of a column of one
+ * bucket by its field. */
+static const char *
+term_name(const struct rpt_column *c, const struct schema *sc, const struct rpt_term *t)
+{
+	switch (t->kind) {
+	case TERM_FIGURE:
+		return sc->figures[t->index].name;
+	case TERM_MEMBER:
+		return c->row >= 0 ? sc->figures[sc->family.rows[c->row].figure[t->index]].name
+		                   : sc->family.members[t->index].name;
+	case TERM_SUM:
+		return sc->sums[t->index].name;
+	default:
+		for (size_t i = 0; i < sizeof virtuals / sizeof virtuals[0]; i++)
+			if (virtuals[i].kind == t->kind)
+				return virtuals[i].name;
+		return "?";
+	}
+}
+
+void
+rptdef_reads(const struct rpt_column *c, const struct schema *sc, char *buf, size_t cap)
+{
+	const struct rpt_ref *refs[] = { c->has_n ? &c->n : NULL, c->has_d ? &c->d : NULL,
+	                                 c->has_b ? &c->b : NULL };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (c->text != TEXT_NONE) {
+		snprintf(buf, cap, "text=%s", name_of(text_names, (int)c->text));
+		return;
+	}
+	for (size_t r = 0; r < 3; r++) {
+		if (!refs[r] || n >= cap)
+			continue;
+		n += (size_t)snprintf(buf + n, cap - n, "%s%c=", n ? " " : "", "NDB"[r]);
+		for (unsigned i = 0; i < refs[r]->nterms && n < cap; i++)
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? "+" : "",
+			                      term_name(c, sc, &refs[r]->terms[i]));
+	}
+}
+
 /* One term of a reference; *tps is its clock (0: a count). */
 static pm_status
 parse_term(struct parser *p, struct rpt_column *c, const char *s,

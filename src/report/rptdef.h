@@ -144,6 +144,12 @@ rpt_is_series(const struct rpt_def *def)
 	return def->rows == ROWS_COUNTER || def->rows == ROWS_INSTANCE;
 }
 
+/* What column c reads, as a definition would say it ("N=INTSYTI
+ * D=@duration", "text=source"), into buf; a member of a bucket column
+ * (%T inside "each bucket") by its copybook field. */
+void rptdef_reads(const struct rpt_column *c, const struct schema *schema,
+                  char *buf, size_t cap);
+
 /* Parse the definition text of report `name` read from `file` (for
  * messages). On error returns PM_E_DEFINITION, or PM_E_NOMEM, with
  * "file:line: message" in err. */
