@@ -522,8 +522,10 @@ static void
 out_column(struct report *r, const char *name, const char *heading,
            bool numeric, bool key, unsigned width, unsigned rank)
 {
-	r->out[r->nout++] = (struct sink_column){ name, heading, numeric, key,
-	                                          width, rank };
+	r->out[r->nout++] = (struct sink_column){ .name = name, .heading = heading,
+	                                          .numeric = numeric, .key = key,
+	                                          .width = width, .rank = rank,
+	                                          .block_heading = rank ? heading : NULL };
 }
 
 /* The columns written: the group key, the definition's columns, then the
@@ -544,6 +546,12 @@ build_out(struct report *r)
 		leading = leading && col->text != TEXT_NONE;
 		out_column(r, col->name, col->heading, col->text == TEXT_NONE, leading,
 		           col->width, 0);
+		if (col->block_heading[0]) { /* of an "each bucket" block */
+			struct sink_column *o = &r->out[r->nout - 1];
+			o->row_label = r->schema->family.rows[col->row].label;
+			o->row_desc = r->schema->family.rows[col->row].desc;
+			o->block_heading = col->block_heading;
+		}
 	}
 	for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 		for (size_t c = 0; c < def->ntop; c++) {

@@ -742,6 +742,21 @@ add_column(struct parser *p, struct rpt_column *cols, size_t *n, size_t max,
 	return PM_OK;
 }
 
+/* The heading of a template in the table of its block: without %L and
+ * the blanks or underscores beside it ("%L_waits" is "waits"). */
+static void
+block_heading(char *out, const char *heading)
+{
+	const char *at = strstr(heading, "%L");
+	size_t n = at ? (size_t)(at - heading) : strlen(heading);
+	const char *rest = at ? at + 2 : "";
+
+	while (n && (heading[n - 1] == ' ' || heading[n - 1] == '_'))
+		n--;
+	rest += strspn(rest, " _");
+	snprintf(out, RPT_NAME_MAX, "%.*s%s%s", (int)n, heading, n && *rest ? " " : "", rest);
+}
+
 /* "end" of an each block: its columns for every bucket, in schema order. */
 static pm_status
 expand_each(struct parser *p)
@@ -755,6 +770,7 @@ expand_each(struct parser *p)
 		for (size_t i = 0; i < p->ntmpl; i++) {
 			struct rpt_column c = p->tmpl[i];
 			c.row = (int)b;
+			block_heading(c.block_heading, c.heading);
 			put_label(c.name, fam->rows[b].label);
 			put_label(c.heading, fam->rows[b].label);
 			if (c.uses_row)
@@ -987,8 +1003,6 @@ rptdef_parse(struct rpt_def *def, const char *name, const char *text,
 		return fail(&p, "missing 'end'");
 	if (def->ncols == 0 && def->ntop == 0)
 		return fail(&p, "no columns");
-	if (def->rows == ROWS_INTERVAL && def->layout == LAYOUT_FORM)
-		return fail(&p, "'layout form' needs grouped rows");
 	if (def->rows == ROWS_INSTANCE && !def->object[0])
 		return fail(&p, "'rows instance' needs 'object NAME'");
 	return PM_OK;

@@ -88,6 +88,9 @@ enum rpt_value_kind {
 struct rpt_column {
 	char name[RPT_NAME_MAX];
 	char heading[RPT_NAME_MAX];  /* for the text format */
+	char block_heading[RPT_NAME_MAX]; /* of a column of "each bucket": its
+	                              heading in the block's table of a form,
+	                              the heading without %L ("waits") */
 	enum rpt_text text;
 	enum counter_type type;
 	bool total;                  /* aggregate=total: SUM(dN), DELTA types */
