@@ -4,7 +4,8 @@
 # locale with a decimal comma; the waits CSV read by SQLite; a user's
 # definition with a column of each counter family, its
 # figures worked out from the generator's truth; broken definitions and
-# their messages; pages, ASA lines and EBCDIC of the text format.
+# their messages; the intervals form against the truth; README's cpu table
+# against --describe; pages, ASA lines and EBCDIC of the text format.
 . "${top_srcdir:-.}/tests/lib.sh"
 golden=$top_srcdir/tests/report-golden
 input=$golden/input.dat
@@ -180,6 +181,19 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /#$/ && $i != "INT#TSTR" &
 [ "$(wc -l < "$tmp/form.want")" -gt 340 ] && same "$tmp/form.want" "$tmp/form.got" \
 	"intervals form: every bucket of the $(($(wc -l < "$tmp/form.want") / 34)) complete intervals as the truth has it" ||
 	fail "intervals form: the truth's buckets"
+
+# --- README's table of the cpu columns says the fields --describe reads -------
+rpt --describe > "$tmp/describe.txt"
+awk -F'|' '/^### / { cpu = $0 == "### cpu" } cpu && $2 ~ /`/ && $3 ~ /^ `INT/ {
+		n = split($2, c, /`[, ]*`?/); split($3, f, /`[, ]*`?/)
+		for (i = 2; i < n; i++) print c[i], f[i] }' "$top_srcdir/README.md" > "$tmp/readme-cpu"
+bad=0
+while read -r col field; do
+	grep -q "^cpu  *$col  *[A-Z_]*  *N=$field\$" "$tmp/describe.txt" || { bad=1; echo "# README: $col $field"; }
+done < "$tmp/readme-cpu"
+[ "$(wc -l < "$tmp/readme-cpu")" -ge 8 ] && [ $bad -eq 0 ] &&
+	pass "README's cpu columns read the fields it says ($(wc -l < "$tmp/readme-cpu"))" ||
+	fail "README's cpu columns and --describe"
 
 # --- pages, ASA and EBCDIC -----------------------------------------------------------
 awk -v max=40 'BEGIN { RS = "\f" } { n = split($0, l, "\n"); if (l[n] == "") n--; if (n > max) bad++ }
