@@ -171,7 +171,8 @@ parse_stamp(struct diag *d, const char *opt, const char *s, int64_t *out)
 {
 	if (pmtime_parse(s, out) == PM_OK)
 		return EXIT_CLEAN;
-	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt, s);
+	return diag_usage(d, "%s wants a local time YYYY-MM-DD[ HH:MM[:SS]] or "
+	                  "YYYY-MM-DDTHH:MM[:SS], not '%s'", opt, s);
 }
 
 /* "OFFSET,LENGTH" */
@@ -380,9 +381,11 @@ static const struct cli_option options[] = {
 	  "a list a,b,c: each report from one read\n"
 	  "(with -o DIR/)", report_names },
 	{ "report", 0, required_argument, "=FILE.rpt", NULL, 0,
-	  "the report definition in FILE.rpt", NULL },
+	  "the report definition in FILE.rpt: here, else\n"
+	  "in --report-dir (a path when it has a /)", NULL },
 	{ "report-dir", 0, required_argument, "=DIR", cli_set_string, OPT(report_dir),
-	  "look for report definitions in DIR first", NULL },
+	  "look for report definitions in DIR (which must\n"
+	  "be there) first", NULL },
 	{ "by", 0, required_argument, "=PERIOD", set_by, 0,
 	  "{}: one row\n"
 	  "per source and period the intervals start in", by_names },
@@ -390,7 +393,8 @@ static const struct cli_option options[] = {
 	  "only intervals starting at TIME or later", NULL },
 	{ "to", 0, required_argument, "=TIME", set_to, OPT(sel.to),
 	  "only intervals starting before TIME\n"
-	  "(local times, YYYY-MM-DD[ HH:MM[:SS]])", NULL },
+	  "(local times, YYYY-MM-DD[ HH:MM[:SS]], or with\n"
+	  "a T for the blank: 2026-11-30T08:00)", NULL },
 	{ "timezone", 0, required_argument, "=ZONE", cli_set_string, OPT(timezone),
 	  "the records' times are local times of ZONE (an\n"
 	  "IANA name such as Europe/Berlin): periods are\n"
@@ -409,7 +413,8 @@ static const struct cli_option options[] = {
 	  "exits 0 or 4, and may not be an input; DIR/:\n"
 	  "each report to DIR/NAME.csv (or .txt)", NULL },
 	{ "describe", 0, no_argument, NULL, cli_set_true, OPT(describe),
-	  "print the PMIM field table and exit", NULL },
+	  "print the PMIM field table, and the fields each\n"
+	  "report column reads, and exit", NULL },
 	{ "copybook", 0, required_argument, "=FILE", copybook_set_option,
 	  OPT(copybooks),
 	  "read record layouts from FILE, a DSECT listing\n"
@@ -435,7 +440,8 @@ static const struct cli_option options[] = {
 	  "text as 133-byte print lines with ASA carriage\n"
 	  "control", NULL },
 	{ "output-encoding", 0, required_argument, "=CP", cli_set_string, OPT(text.encoding),
-	  "write text in code page CP (e.g. IBM-1047)", NULL },
+	  "write text in code page CP (e.g. IBM-1047);\n"
+	  "implies --format=text, as --asa does", NULL },
 	{ "columns", 0, required_argument, "=A,B,...", cli_set_string, OPT(columns),
 	  "only the columns named (by their CSV names),\n"
 	  "in the order named", NULL },
@@ -550,6 +556,14 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	o->sel.max_sources = o->pipe.max_sources;
 	if (o->sel.from >= o->sel.to)
 		return diag_usage(d, "--from must be earlier than --to");
+	/* a folder that is not there would be passed over without a word */
+	if (o->report_dir) {
+		struct stat sb;
+		if (stat(o->report_dir, &sb) != 0)
+			return diag_usage(d, "--report-dir=%s: %s", o->report_dir, strerror(errno));
+		if (!S_ISDIR(sb.st_mode))
+			return diag_usage(d, "--report-dir=%s: not a folder", o->report_dir);
+	}
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
@@ -558,10 +572,54 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	return o->format == FORMAT_SQLITE ? check_sqlite(o, d) : EXIT_CLEAN;
 }
 
+/* One line of the table of report columns. */
+static void
+describe_column(const char *report, const char *prefix, const struct rpt_column *c,
+                const struct schema *schema)
+{
+	char name[RPT_NAME_MAX + 8], reads[512];
+
+	snprintf(name, sizeof name, "%s%s", prefix, c->name);
+	rptdef_reads(c, schema, reads, sizeof reads);
+	printf("%-10s %-22s %-26s %s\n", report, name,
+	       c->text == TEXT_NONE ? counter_type_info(c->type)->name : "", reads);
+}
+
+/* What each column of the PMIM reports reads, from their definitions as
+ * --report=NAME finds them. */
 static int
-describe(const struct pmint *pm)
+describe_reports(const struct schema *schema, const char *report_dir)
+{
+	struct rpt_def *def = malloc(sizeof *def);
+	const char *name;
+	char err[512];
+
+	if (!def)
+		return EXIT_INPUT;
+	printf("\nREPORT COLUMNS (what each column of the PMIM reports reads)\n");
+	printf("%-10s %-22s %-26s %s\n", "REPORT", "COLUMN", "TYPE", "READS");
+	for (size_t i = 0; (name = rptload_builtin_name(i)); i++) {
+		if (rptload_find(def, name, report_dir, schema, err, sizeof err) != PM_OK) {
+			fprintf(stderr, PROGNAME ": %s\n", err);
+			free(def);
+			return EXIT_USAGE;
+		}
+		if (rpt_is_series(def))
+			continue;
+		for (size_t c = 0; c < def->ncols; c++)
+			describe_column(name, "", &def->cols[c], schema);
+		for (size_t c = 0; c < def->ntop; c++)
+			describe_column(name, "topN_", &def->top_cols[c], schema);
+	}
+	free(def);
+	return EXIT_CLEAN;
+}
+
+static int
+describe(const struct pmint *pm, const struct schema *schema, const char *report_dir)
 {
 	const struct layout *lay = &pm->lay;
+	int rc;
 
 	printf("%-9s %4s %6s %3s %4s %-11s %s\n", "FIELD", "PART", "OFFSET",
 	       "LEN", "TYPE", "UNITS", "DESCRIPTION");
@@ -580,6 +638,8 @@ describe(const struct pmint *pm)
 	for (unsigned p = 1; p <= pm->nparts; p++)
 		printf(" %u = X'%02zX'", p, pm->part_len[p]);
 	printf("; largest rounded X'%02zX'\n", pm->max_len);
+	if ((rc = describe_reports(schema, report_dir)) != EXIT_CLEAN)
+		return rc;
 	return ferror(stdout) ? EXIT_OUTPUT : EXIT_CLEAN;
 }
 
@@ -793,8 +853,9 @@ run_time(struct diag *d, const char *opt, char out[20])
 	uint64_t secs;
 
 	if (opt) {
-		if (pmtime_parse(opt, &stamp) != PM_OK)
-			return diag_usage(d, "--run-time wants a local time YYYY-MM-DD[ HH:MM[:SS]], not '%s'", opt);
+		int rc = parse_stamp(d, "--run-time", opt, &stamp);
+		if (rc != EXIT_CLEAN)
+			return rc;
 	} else if (epoch && *epoch) {
 		if (!numparse_u64(epoch, (uint64_t)INT64_MAX / PM_UNITS_PER_SECOND, &secs))
 			return diag_usage(d, "SOURCE_DATE_EPOCH must be a number of seconds, not '%s'", epoch);
@@ -1958,7 +2019,7 @@ main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	diag_init(&run.diag, PROGNAME, stderr);
 	if ((rc = run_prepare(&run, argc, argv)) == EXIT_CLEAN)
-		rc = run.o.describe ? describe(&run.pm) : run_report(&run);
+		rc = run.o.describe ? describe(&run.pm, run.schema, run.o.report_dir) : run_report(&run);
 	run_close(&run);
 	return rc == CLI_STOP ? EXIT_CLEAN : rc;
 }

@@ -19,6 +19,49 @@ expect_rc 12 rpt --codepage=NO-SUCH-CODEPAGE "$sample"
 rpt --report=nonesuch "$sample" 2> "$tmp/err" || true
 grep -q "unknown report 'nonesuch'" "$tmp/err" && pass "unknown report message" || fail "unknown report message"
 
+# --report-dir names a folder that must be there; FILE.rpt is read from the
+# current directory, else from --report-dir
+expect_rc 12 rpt --report-dir="$tmp/no-such-dir" "$sample"
+has_line "$tmp/last.err" "^pmimrpt: --report-dir=$tmp/no-such-dir: No such file or directory\$" \
+	"--report-dir that is not there: named"
+expect_rc 12 rpt --report-dir="$sample" "$sample"
+has_line "$tmp/last.err" "^pmimrpt: --report-dir=$sample: not a folder\$" "--report-dir that is a file: named"
+mkdir "$tmp/defs" "$tmp/here"
+printf 'title Mine\ncolumn intervals type=PERF_COUNTER_LARGE_DELTA aggregate=total N=@interval\n' \
+	> "$tmp/defs/mine.rpt"
+printf 'title Here\ncolumn n type=PERF_COUNTER_LARGE_DELTA aggregate=total N=@interval\n' \
+	> "$tmp/here/here.rpt"
+in_here() { (cd "$tmp/here" && rpt "$@"); }
+expect_rc 0 in_here -q --report-dir="$tmp/defs" --report=mine.rpt "$sample"
+has_line "$tmp/last.out" "^source,intervals\$" "--report=FILE.rpt found in --report-dir"
+expect_rc 0 in_here -q --report-dir="$tmp/defs" --report=here.rpt "$sample"
+has_line "$tmp/last.out" "^source,n\$" "--report=FILE.rpt found in the current directory first"
+expect_rc 12 in_here -q --report-dir="$tmp/defs" --report=none.rpt "$sample"
+has_line "$tmp/last.err" "^pmimrpt: none.rpt: no such file here nor in $tmp/defs\$" \
+	"--report=FILE.rpt nowhere: both places named"
+
+# what the manual says of times and formats: a T may stand for the blank in
+# --from and --to; 24:00 is the end of a day, 24:30 no time at all
+expect_rc 0 rpt -q --report=cpu --from="2025-03-03 06:00" --to="2025-03-03 24:00" "$sample"
+mv "$tmp/last.out" "$tmp/blank.csv"
+expect_rc 0 rpt -q --report=cpu --from=2025-03-03T06:00 --to=2025-03-03T24:00:00 "$sample"
+same "$tmp/blank.csv" "$tmp/last.out" "--from and --to with a T: as with the blank"
+expect_rc 12 rpt -q --report=cpu --from="2025-03-03 24:30" "$sample"
+has_line "$tmp/last.err" "wants a local time YYYY-MM-DD\[ HH:MM\[:SS\]\] or YYYY-MM-DDTHH:MM\[:SS\], not '2025-03-03 24:30'" \
+	"--from=24:30 refused, both forms named"
+# CSV lines end with LF alone
+expect_rc 0 rpt -q --report=cpu "$sample"
+if od -An -c "$tmp/last.out" | grep -q '\\r'; then fail "CSV lines end with LF"; else pass "CSV lines end with LF"; fi
+# --output-encoding implies the text format, as --asa does; the inventory is CSV only
+expect_rc 0 rpt -q --report=cpu --run-time="2025-03-04 07:00" --output-encoding=IBM-1047 "$sample"
+iconv -f IBM-1047 -t UTF-8 < "$tmp/last.out" > "$tmp/decoded.out"
+expect_rc 0 rpt -q --report=cpu --run-time="2025-03-04 07:00" --format=text "$sample"
+same "$tmp/last.out" "$tmp/decoded.out" "--output-encoding alone writes the text report"
+expect_rc 12 rpt -q --format=csv --output-encoding=IBM-1047 "$sample"
+has_line "$tmp/last.err" "^pmimrpt: --output-encoding needs --format=text\$" "--output-encoding with CSV refused"
+expect_rc 12 rpt -q --report=inventory --format=text "$sample"
+has_line "$tmp/last.err" "^pmimrpt: the inventory report is CSV only, not --format=text\$" "the inventory is CSV only"
+
 # an input that cannot be opened: 8, with the file named
 expect_rc 8 rpt "$tmp/missing.dat"
 rpt "$tmp/missing.dat" 2> "$tmp/err" > /dev/null || true
@@ -168,4 +211,18 @@ fi
 rpt --describe > "$tmp/describe"
 grep -q "^INTDBIRT     1  X'30'   4    F 10\*\*-4 s" "$tmp/describe" && pass "--describe shows INTDBIRT" || fail "--describe shows INTDBIRT"
 grep -q "^INTZPTI      3  X'30'   8    D TOD" "$tmp/describe" && pass "--describe shows INTZPTI" || fail "--describe shows INTZPTI"
+# and which fields each report column reads, as the definitions say
+has_line "$tmp/describe" "^cpu  *ziip_share_pct  *PERF_SAMPLE_FRACTION  *N=INTZPTI B=INTTTTI+INTCPTI+INTZPTI\$" \
+	"--describe: a column of cpu and its fields"
+has_line "$tmp/describe" "^intervals  *INTDBIR_avg_ms  *PERF_AVERAGE_TIMER  *N=INTDBIRT B=INTDBIR#\$" \
+	"--describe: a bucket column of intervals by its fields"
+has_line "$tmp/describe" "^summary  *topN_avg_wait_ms  *PERF_AVERAGE_TIMER  *N=%T B=%#\$" \
+	"--describe: a column of the summary's top buckets"
+has_line "$tmp/describe" "^intervals  *source  *text=source\$" "--describe: a text column"
+grep -q "^win-cpu " "$tmp/describe" && fail "--describe: no Windows report" || pass "--describe: no Windows report"
+# from the definitions --report finds: one in --report-dir replaces the built-in
+printf 'column tasks type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INT#TSTR+INT#TEND\n' > "$tmp/defs/tasks.rpt"
+rpt --report-dir="$tmp/defs" --describe > "$tmp/describe"
+has_line "$tmp/describe" "^tasks  *tasks  *PERF_COUNTER_LARGE_DELTA  *N=INT#TSTR+INT#TEND\$" \
+	"--describe: a definition of --report-dir"
 finish

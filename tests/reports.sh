@@ -4,7 +4,8 @@
 # locale with a decimal comma; the waits CSV read by SQLite; a user's
 # definition with a column of each counter family, its
 # figures worked out from the generator's truth; broken definitions and
-# their messages; pages, ASA lines and EBCDIC of the text format.
+# their messages; the intervals form against the truth; README's cpu table
+# against --describe; pages, ASA lines and EBCDIC of the text format.
 . "${top_srcdir:-.}/tests/lib.sh"
 golden=$top_srcdir/tests/report-golden
 input=$golden/input.dat
@@ -159,6 +160,40 @@ got=$(awk -F, 'NR == 2 { print $2 }' "$tmp/sel.csv")
 (cd "$golden" && SOURCE_DATE_EPOCH=1741071600 rpt --report-dir="$top_srcdir/reports" \
 	--report=tasks --format=text input.dat) > "$tmp/sde.txt" 2> /dev/null
 same "$golden/tasks.txt.out" "$tmp/sde.txt" "SOURCE_DATE_EPOCH gives the run time"
+
+# --- the intervals form: each complete interval's buckets, as the truth has them
+# (waits, total wait in s, peak in ms: the truth's #, T and H, in 10^-4 s),
+# read from the columns its table's rules mark
+run -q --report=intervals --format=text "$input" > "$tmp/form.txt"
+awk '/^Source  / { src = $2 } /^Start  / { start = $2 " " $3 } /^Parts  / { parts = $2 }
+	/^-+  -+/ { n = 0; for (i = 1; i <= length($0); i = j) {
+			while (substr($0, i, 1) == " ") i++
+			for (j = i; substr($0, j, 1) == "-"; j++) ;
+			at[++n] = i; w[n] = j - i } table = 1; next }
+	/^$/ { table = 0 }
+	table && parts == 123 { for (k = 1; k <= n; k++) { f[k] = substr($0, at[k], w[k]); gsub(/^ +| +$/, "", f[k]) }
+		print src "," start "," f[1] "," f[3] "," f[4] "," f[6] }' "$tmp/form.txt" | sort > "$tmp/form.got"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /#$/ && $i != "INT#TSTR" && $i != "INT#TEND") {
+			nb++; label[nb] = substr($i, 1, length($i) - 1); cnt[nb] = i; tot[nb] = i - 2; hi[nb] = i - 1 } next }
+	$5 == 123 { for (b = 1; b <= nb; b++)
+		printf "%s,%s,%s,%d,%.6f,%.3f\n", $1, $2, label[b], $(cnt[b]), $(tot[b]) / 10000, $(hi[b]) / 10 }' \
+	"$truth" | sort > "$tmp/form.want"
+[ "$(wc -l < "$tmp/form.want")" -gt 340 ] && same "$tmp/form.want" "$tmp/form.got" \
+	"intervals form: every bucket of the $(($(wc -l < "$tmp/form.want") / 34)) complete intervals as the truth has it" ||
+	fail "intervals form: the truth's buckets"
+
+# --- README's table of the cpu columns says the fields --describe reads -------
+rpt --describe > "$tmp/describe.txt"
+awk -F'|' '/^### / { cpu = $0 == "### cpu" } cpu && $2 ~ /`/ && $3 ~ /^ `INT/ {
+		n = split($2, c, /`[, ]*`?/); split($3, f, /`[, ]*`?/)
+		for (i = 2; i < n; i++) print c[i], f[i] }' "$top_srcdir/README.md" > "$tmp/readme-cpu"
+bad=0
+while read -r col field; do
+	grep -q "^cpu  *$col  *[A-Z_]*  *N=$field\$" "$tmp/describe.txt" || { bad=1; echo "# README: $col $field"; }
+done < "$tmp/readme-cpu"
+[ "$(wc -l < "$tmp/readme-cpu")" -ge 8 ] && [ $bad -eq 0 ] &&
+	pass "README's cpu columns read the fields it says ($(wc -l < "$tmp/readme-cpu"))" ||
+	fail "README's cpu columns and --describe"
 
 # --- pages, ASA and EBCDIC -----------------------------------------------------------
 awk -v max=40 'BEGIN { RS = "\f" } { n = split($0, l, "\n"); if (l[n] == "") n--; if (n > max) bad++ }

@@ -58,8 +58,8 @@ for seed in 11 12 13 14; do
 	# the hours add up to the total (sums of rounded figures: 1e-6 a row)
 	sum_by waits "source bucket" "waits total_wait_s" "$tmp/waits-hour.csv" > "$tmp/h.sum"
 	sum_by waits "source bucket" "waits total_wait_s" "$tmp/waits-total.csv" > "$tmp/t.sum"
-	sum_by cpu "source" "intervals elapsed_s cpu_s srb_ziip_s system_mode_cpu_s" "$tmp/cpu-hour.csv" > "$tmp/h2.sum"
-	sum_by cpu "source" "intervals elapsed_s cpu_s srb_ziip_s system_mode_cpu_s" "$tmp/cpu-total.csv" > "$tmp/t2.sum"
+	sum_by cpu "source" "intervals elapsed_s cpu_s srb_ziip_s part1_system_mode_s" "$tmp/cpu-hour.csv" > "$tmp/h2.sum"
+	sum_by cpu "source" "intervals elapsed_s cpu_s srb_ziip_s part1_system_mode_s" "$tmp/cpu-total.csv" > "$tmp/t2.sum"
 	sum_by tasks "source" "intervals tasks_started tasks_ended" "$tmp/tasks-hour.csv" > "$tmp/h3.sum"
 	sum_by tasks "source" "intervals tasks_started tasks_ended" "$tmp/tasks-total.csv" > "$tmp/t3.sum"
 	for s in "" 2 3; do

@@ -208,11 +208,12 @@ wait "$lock"
 
 # ---- kill -9 in the middle of a load: the journal rolls it back. The
 # intervals report writes a row per interval as it is read, from a FIFO
-# fed half of a dump; pmimrpt is killed while it waits for the rest.
+# fed half of a dump (7 MB: past the 2 MB page cache, so that pages are
+# written to the file); pmimrpt is killed while it waits for the rest.
 db=$tmp/kill.db
 expect_rc 0 rpt -q --format=sqlite -o "$db" "$data/sample-smf-rdw.dat"
 cp "$db" "$tmp/kill-before.db"
-gen --seed=3 --start="2025-04-01 00:00" --interval=60 --intervals=6000 -o "$tmp/big.dat"
+gen --seed=3 --start="2025-04-01 00:00" --interval=60 --intervals=20000 -o "$tmp/big.dat"
 mkfifo "$tmp/fifo"
 # shellcheck disable=SC2086 # the wrapper's words
 (exec $WRAP "$PMIMRPT" -q --format=sqlite -o "$db" "$tmp/fifo" 2> "$tmp/kill.err") &

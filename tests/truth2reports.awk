@@ -74,7 +74,7 @@ NR == 1 {
 	if (report == "waits")
 		print "0\t" key ",bucket,waits,total_wait_s,avg_wait_ms,peak_wait_ms,waits_per_s,pct_of_wait_time"
 	else if (report == "cpu")
-		print "0\t" key ",intervals,elapsed_s,cpu_s,tcb_s,srb_cp_s,srb_ziip_s,enclave_srb_s,user_mode_s,system_mode_cpu_s,user_mode_cpu_s,cpu_busy_pct,ziip_busy_pct,ziip_share_pct"
+		print "0\t" key ",intervals,elapsed_s,cpu_s,tcb_s,srb_cp_s,srb_ziip_s,enclave_srb_s,part3_user_mode_s,part1_system_mode_s,part1_user_mode_s,cpu_busy_pct,ziip_busy_pct,ziip_share_pct"
 	else
 		print "0\t" key ",intervals,elapsed_s,tasks_started,tasks_ended,tasks_started_per_s"
 	next

@@ -394,77 +394,203 @@ table(struct textout *t)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Forms: a block of "heading  value" lines per row, then the top table */
+/* Forms: per row, its single columns as "heading  value" pairs, set down
+ * as many columns as the line holds; then each block (the columns of a
+ * "top" or an "each bucket" block) as a table of a line per rank or
+ * bucket, its columns as wide as their widest row. */
+
+#define FORM_GAP 4     /* blanks between the columns of pairs */
+
+struct block {
+	size_t first;      /* its first column */
+	size_t per_row;    /* columns a row */
+	size_t nrows;
+	unsigned label_w, desc_w; /* of the rows' labels; 0: none (a "top") */
+};
+
+static bool
+in_block(const struct sink_column *c)
+{
+	return c->rank || c->row_label;
+}
+
+static bool
+same_block_row(const struct sink_column *a, const struct sink_column *b)
+{
+	if (a->rank || b->rank)
+		return a->rank == b->rank;
+	return a->row_label && b->row_label && strcmp(a->row_label, b->row_label) == 0;
+}
+
+/* The block that starts at column c: its rows run until a column of its
+ * first row comes again (another block over the same buckets) or the
+ * block's columns end. */
+static struct block
+find_block(const struct textout *t, size_t c)
+{
+	struct block b = { .first = c };
+	size_t end = c;
+
+	while (end < t->ncols && same_block_row(&t->cols[c], &t->cols[end]))
+		end++;
+	b.per_row = end - c;
+	while (end < t->ncols && in_block(&t->cols[end]) &&
+	       !t->cols[end].rank == !t->cols[c].rank &&
+	       !same_block_row(&t->cols[c], &t->cols[end]))
+		end++;
+	b.nrows = (end - c) / b.per_row;
+	return b;
+}
+
+/* The widths of a block's table: in width[] at its first row's columns. */
+static void
+block_widths(struct textout *t, struct block *b)
+{
+	for (size_t k = 0; k < b->per_row; k++) {
+		const struct sink_column *col = &t->cols[b->first + k];
+		size_t w = strlen(col->block_heading);
+		if (col->width > w)
+			w = col->width;
+		for (size_t br = 0; br < b->nrows; br++)
+			for (size_t r = 0; r < t->nrows; r++) {
+				size_t n;
+				cell_text(t, r, b->first + br * b->per_row + k, &n);
+				if (n > w)
+					w = n;
+			}
+		t->width[b->first + k] = (unsigned)w;
+	}
+	for (size_t br = 0; br < b->nrows; br++) {
+		const struct sink_column *col = &t->cols[b->first + br * b->per_row];
+		if (col->row_label && strlen(col->row_label) > b->label_w)
+			b->label_w = (unsigned)strlen(col->row_label);
+		if (col->row_desc && strlen(col->row_desc) > b->desc_w)
+			b->desc_w = (unsigned)strlen(col->row_desc);
+	}
+}
+
+/* A line of a block's table: its headings, their rules, or row br of data
+ * row r. */
+enum block_line { BLOCK_HEADINGS, BLOCK_RULES, BLOCK_ROW };
+
+static void
+block_line(struct textout *t, const struct block *b, enum block_line what,
+           size_t r, size_t br)
+{
+	const struct sink_column *first = &t->cols[b->first + br * b->per_row];
+	unsigned lead[2] = { b->label_w, b->desc_w };
+	const char *text[2] = { first->row_label, first->row_desc };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (!lead[i])
+			continue;
+		if (i)
+			pad_to(t, t->line_len + GAP);
+		if (what == BLOCK_ROW)
+			put_field(t, text[i], strlen(text[i]), lead[i], false);
+		else
+			for (unsigned w = 0; w < lead[i]; w++)
+				put(t, what == BLOCK_RULES ? "-" : " ", 1);
+	}
+	for (size_t k = 0; k < b->per_row; k++) {
+		size_t c = b->first + br * b->per_row + k, n;
+		unsigned w = t->width[b->first + k];
+		const char *s;
+		if (k || b->label_w)
+			pad_to(t, t->line_len + GAP);
+		if (what == BLOCK_HEADINGS) {
+			s = t->cols[b->first + k].block_heading;
+			put_field(t, s, strlen(s), w, t->cols[c].numeric);
+		} else if (what == BLOCK_RULES) {
+			for (unsigned i = 0; i < w; i++)
+				put(t, "-", 1);
+		} else {
+			s = cell_text(t, r, c, &n);
+			put_field(t, s, n, w, t->cols[c].numeric);
+		}
+	}
+	body_line(t);
+}
 
 static void
 form(struct textout *t)
 {
-	size_t hw = 0, vw = 0, nrank = 0, per_rank = 0, top;
+	size_t hw = 0, vw = 0, tw = 0, pair, nsingle = 0, nblocks = 0, grid, lines, down;
+	struct block *blocks = calloc(t->ncols + 1, sizeof *blocks);
+	size_t *single = calloc(t->ncols + 1, sizeof *single);
 
+	if (!blocks || !single) {
+		free(blocks);
+		free(single);
+		t->write_failed = true;
+		return;
+	}
 	t->npanels = 1;
 	t->panel_no = 0;
 	t->line_width = t->o.asa ? TEXTOUT_ASA_WIDTH : 80;
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (t->cols[c].rank) {
-			nrank = t->cols[c].rank;
-			per_rank += t->cols[c].rank == 1;
+	for (size_t c = 0; c < t->ncols;) {
+		if (in_block(&t->cols[c])) {
+			struct block *b = &blocks[nblocks++];
+			*b = find_block(t, c);
+			block_widths(t, b);
+			c += b->per_row * b->nrows;
 			continue;
 		}
+		/* the values' width: numbers end where the widest value does */
+		size_t *w = t->cols[c].numeric ? &vw : &tw;
 		if (strlen(t->cols[c].heading) > hw)
 			hw = strlen(t->cols[c].heading);
-		if (t->cols[c].numeric && t->width[c] > vw)
-			vw = t->width[c];
+		if (t->cols[c].width > *w)
+			*w = t->cols[c].width;
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t n;
+			cell_text(t, r, c, &n);
+			if (n > *w)
+				*w = n;
+		}
+		single[nsingle++] = c++;
 	}
-	/* the top table's columns are as wide as their widest rank */
-	top = t->ncols - nrank * per_rank;
-	for (size_t c = top; c < t->ncols; c++) {
-		size_t k = top + (c - top) % per_rank;
-		if (t->width[c] > t->width[k])
-			t->width[k] = t->width[c];
-	}
+	/* the pairs down as many columns as the line holds */
+	vw = vw > tw ? vw : tw;
+	pair = hw + GAP + vw;
+	grid = (t->line_width + FORM_GAP) / (pair + FORM_GAP);
+	grid = grid ? grid : 1;
+	down = nsingle ? (nsingle + grid - 1) / grid : 0; /* lines of pairs */
+	lines = down + 1;
+	for (size_t b = 0; b < nblocks; b++)
+		lines += 3 + blocks[b].nrows;
 	new_page(t);
 	for (size_t r = 0; r < t->nrows; r++) {
-		size_t lines = top + (nrank ? nrank + 3 : 0) + 1 + t->marks[r];
-		if (t->on_page && t->on_page + lines > t->o.page_length)
+		if (t->on_page && t->on_page + lines + t->marks[r] > t->o.page_length)
 			new_page(t);
-		for (size_t c = 0; c < top; c++) {
-			size_t n;
-			const char *s = cell_text(t, r, c, &n);
-			put_field(t, t->cols[c].heading, strlen(t->cols[c].heading), (unsigned)hw, false);
-			pad_to(t, t->line_len + GAP);
-			put_field(t, s, n, t->cols[c].numeric ? (unsigned)vw : 0, t->cols[c].numeric);
+		for (size_t l = 0; l < down; l++) {
+			for (size_t g = 0; g < grid && g * down + l < nsingle; g++) {
+				size_t c = single[g * down + l], n;
+				const char *s = cell_text(t, r, c, &n);
+				pad_to(t, g * (pair + FORM_GAP));
+				put_field(t, t->cols[c].heading, strlen(t->cols[c].heading),
+				          (unsigned)hw, false);
+				pad_to(t, t->line_len + GAP);
+				put_field(t, s, n, t->cols[c].numeric ? (unsigned)vw : 0,
+				          t->cols[c].numeric);
+			}
 			body_line(t);
 		}
 		if (t->marks[r]) {
 			put_str(t, MARK_NOTE);
 			body_line(t);
 		}
-		if (nrank) {
-			body_line(t);
-			for (size_t k = 0; k < per_rank; k++) {
-				const struct sink_column *c = &t->cols[top + k];
-				if (k)
-					pad_to(t, t->line_len + GAP);
-				put_field(t, c->heading, strlen(c->heading), t->width[top + k], c->numeric);
-			}
-			body_line(t);
-			for (size_t k = 0; k < per_rank; k++) {
-				if (k)
-					pad_to(t, t->line_len + GAP);
-				for (unsigned w = 0; w < t->width[top + k]; w++)
-					put(t, "-", 1);
-			}
-			body_line(t);
-			for (size_t rank = 0; rank < nrank; rank++) {
-				for (size_t k = 0; k < per_rank; k++) {
-					size_t c = top + rank * per_rank + k, n;
-					const char *s = cell_text(t, r, c, &n);
-					if (k)
-						pad_to(t, t->line_len + GAP);
-					put_field(t, s, n, t->width[top + k], t->cols[c].numeric);
-				}
+		for (size_t b = 0; b < nblocks; b++) {
+			/* a table that fits a page starts on one */
+			if (t->on_page && t->on_page + 3 + blocks[b].nrows > t->o.page_length &&
+			    TITLE_LINES + 3 + blocks[b].nrows <= t->o.page_length)
+				new_page(t);
+			else
 				body_line(t);
-			}
+			block_line(t, &blocks[b], BLOCK_HEADINGS, r, 0);
+			block_line(t, &blocks[b], BLOCK_RULES, r, 0);
+			for (size_t br = 0; br < blocks[b].nrows; br++)
+				block_line(t, &blocks[b], BLOCK_ROW, r, br);
 		}
 		body_line(t);
 	}
@@ -472,6 +598,8 @@ form(struct textout *t)
 		put_str(t, "(no rows)");
 		body_line(t);
 	}
+	free(blocks);
+	free(single);
 }
 
 static pm_status

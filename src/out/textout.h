@@ -8,7 +8,11 @@
  * form feed. With asa, every line is 133 bytes: an ASA carriage-control
  * character ('1' opening each page, ' ' otherwise) and 132 print
  * positions; a table wider than that is cut into panels of columns, each
- * repeating the leading text columns. With an encoding, every byte goes
+ * repeating the leading text columns. A form (begin's form: the
+ * definition's "layout form") writes each row as "heading value" pairs
+ * down as many columns as the line holds (80 positions, 132 with asa),
+ * then each block of its columns (rowsink.h: rank, row_label) as a table
+ * of a line per rank or bucket. With an encoding, every byte goes
  * through iconv to that code page (IBM-1047 for a mainframe print data
  * set), line ends included.
  *

@@ -184,8 +184,8 @@ pmtime_parse(const char *text, int64_t *stamp)
 				return PM_E_USAGE;
 		}
 	}
-	if (*p != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 ||
-	    mi > 59 || s > 60)
+	if (*p != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+	    h > 24 || (h == 24 && (mi || s)) || mi > 59 || s > 60)
 		return PM_E_USAGE;
 	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	if (d > mdays[mo - 1] || (mo == 2 && d == 29 && !is_leap((int)y)))

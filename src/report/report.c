@@ -524,7 +524,8 @@ out_column(struct report *r, const char *name, const char *heading,
 {
 	r->out[r->nout++] = (struct sink_column){
 		name, heading, col && col->text == TEXT_NONE, key, col ? col->width : 0,
-		rank, .decimals = col ? (uint8_t)col->decimals : 0 };
+		rank, .decimals = col ? (uint8_t)col->decimals : 0,
+		.block_heading = rank ? heading : NULL };
 }
 
 /* Whether a definition's column is part of the row's key beside the group
@@ -579,6 +580,12 @@ build_out(struct report *r)
 		const struct rpt_column *col = &def->cols[c];
 		leading = leading && col->text != TEXT_NONE;
 		out_column(r, col->name, col->heading, col, leading, 0);
+		if (col->block_heading[0]) { /* of an "each bucket" block */
+			struct sink_column *o = &r->out[r->nout - 1];
+			o->row_label = r->schema->family.rows[col->row].label;
+			o->row_desc = r->schema->family.rows[col->row].desc;
+			o->block_heading = col->block_heading;
+		}
 	}
 	for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 		for (size_t c = 0; c < def->ntop; c++) {

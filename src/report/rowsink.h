@@ -19,11 +19,19 @@ struct sink_column {
 	bool numeric;         /* right-aligned, never quoted */
 	bool key;             /* leads the row: repeated on every text panel */
 	unsigned width;       /* least width in the text format; 0: the data's */
+	/* Blocks: the columns of a "top" block, and of an "each bucket" block,
+	 * repeat a set of columns for each of their rows (a rank, a bucket);
+	 * a form sets each block as a table of a line per row. */
 	unsigned rank;        /* of a "top" block: 1..N; 0 otherwise */
 	bool primary;         /* part of the row's key: no two rows of a run
 	                         share the values of these columns */
 	uint8_t decimals;     /* a numeric column's digits after the point:
 	                         0 for counts (a database's INTEGER) */
+	const char *row_label; /* of an "each bucket" block: its bucket's label
+	                          (a row of the family); NULL otherwise */
+	const char *row_desc;  /* and its description */
+	const char *block_heading; /* of a block's column: its heading in the
+	                              block's table ("waits") */
 };
 
 struct tzone;

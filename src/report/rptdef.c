@@ -237,6 +237,49 @@ parse_virtual(struct parser *p, struct rpt_column *c, const char *s,
 	return fail(p, "unknown virtual field '%s'", s);
 }
 
+/* A term by the name a definition gives it; a member of a column of one
+ * bucket by its field. */
+static const char *
+term_name(const struct rpt_column *c, const struct schema *sc, const struct rpt_term *t)
+{
+	switch (t->kind) {
+	case TERM_FIGURE:
+		return sc->figures[t->index].name;
+	case TERM_MEMBER:
+		return c->row >= 0 ? sc->figures[sc->family.rows[c->row].figure[t->index]].name
+		                   : sc->family.members[t->index].name;
+	case TERM_SUM:
+		return sc->sums[t->index].name;
+	default:
+		for (size_t i = 0; i < sizeof virtuals / sizeof virtuals[0]; i++)
+			if (virtuals[i].kind == t->kind)
+				return virtuals[i].name;
+		return "?";
+	}
+}
+
+void
+rptdef_reads(const struct rpt_column *c, const struct schema *sc, char *buf, size_t cap)
+{
+	const struct rpt_ref *refs[] = { c->has_n ? &c->n : NULL, c->has_d ? &c->d : NULL,
+	                                 c->has_b ? &c->b : NULL };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (c->text != TEXT_NONE) {
+		snprintf(buf, cap, "text=%s", name_of(text_names, (int)c->text));
+		return;
+	}
+	for (size_t r = 0; r < 3; r++) {
+		if (!refs[r] || n >= cap)
+			continue;
+		n += (size_t)snprintf(buf + n, cap - n, "%s%c=", n ? " " : "", "NDB"[r]);
+		for (unsigned i = 0; i < refs[r]->nterms && n < cap; i++)
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? "+" : "",
+			                      term_name(c, sc, &refs[r]->terms[i]));
+	}
+}
+
 /* One term of a reference; *tps is its clock (0: a count). */
 static pm_status
 parse_term(struct parser *p, struct rpt_column *c, const char *s,
@@ -699,6 +742,21 @@ add_column(struct parser *p, struct rpt_column *cols, size_t *n, size_t max,
 	return PM_OK;
 }
 
+/* The heading of a template in the table of its block: without %L and
+ * the blanks or underscores beside it ("%L_waits" is "waits"). */
+static void
+block_heading(char *out, const char *heading)
+{
+	const char *at = strstr(heading, "%L");
+	size_t n = at ? (size_t)(at - heading) : strlen(heading);
+	const char *rest = at ? at + 2 : "";
+
+	while (n && (heading[n - 1] == ' ' || heading[n - 1] == '_'))
+		n--;
+	rest += strspn(rest, " _");
+	snprintf(out, RPT_NAME_MAX, "%.*s%s%s", (int)n, heading, n && *rest ? " " : "", rest);
+}
+
 /* "end" of an each block: its columns for every bucket, in schema order. */
 static pm_status
 expand_each(struct parser *p)
@@ -712,6 +770,7 @@ expand_each(struct parser *p)
 		for (size_t i = 0; i < p->ntmpl; i++) {
 			struct rpt_column c = p->tmpl[i];
 			c.row = (int)b;
+			block_heading(c.block_heading, c.heading);
 			put_label(c.name, fam->rows[b].label);
 			put_label(c.heading, fam->rows[b].label);
 			if (c.uses_row)
@@ -944,8 +1003,6 @@ rptdef_parse(struct rpt_def *def, const char *name, const char *text,
 		return fail(&p, "missing 'end'");
 	if (def->ncols == 0 && def->ntop == 0)
 		return fail(&p, "no columns");
-	if (def->rows == ROWS_INTERVAL && def->layout == LAYOUT_FORM)
-		return fail(&p, "'layout form' needs grouped rows");
 	if (def->rows == ROWS_INSTANCE && !def->object[0])
 		return fail(&p, "'rows instance' needs 'object NAME'");
 	return PM_OK;

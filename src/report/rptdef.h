@@ -88,6 +88,9 @@ enum rpt_value_kind {
 struct rpt_column {
 	char name[RPT_NAME_MAX];
 	char heading[RPT_NAME_MAX];  /* for the text format */
+	char block_heading[RPT_NAME_MAX]; /* of a column of "each bucket": its
+	                              heading in the block's table of a form,
+	                              the heading without %L ("waits") */
 	enum rpt_text text;
 	enum counter_type type;
 	bool total;                  /* aggregate=total: SUM(dN), DELTA types */
@@ -143,6 +146,12 @@ rpt_is_series(const struct rpt_def *def)
 {
 	return def->rows == ROWS_COUNTER || def->rows == ROWS_INSTANCE;
 }
+
+/* What column c reads, as a definition would say it ("N=INTSYTI
+ * D=@duration", "text=source"), into buf; a member of a bucket column
+ * (%T inside "each bucket") by its copybook field. */
+void rptdef_reads(const struct rpt_column *c, const struct schema *schema,
+                  char *buf, size_t cap);
 
 /* Parse the definition text of report `name` read from `file` (for
  * messages). On error returns PM_E_DEFINITION, or PM_E_NOMEM, with

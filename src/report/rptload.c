@@ -1,7 +1,9 @@
 /* rptload.c: finding and reading a report definition. See rptload.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/lookup.h"
 #include "report/report_text.h"
@@ -57,6 +59,18 @@ parse_found(struct rpt_def *def, struct lookup_found *found,
 	return st;
 }
 
+static pm_status
+read_path(struct rpt_def *def, const char *path, const struct schema *schema,
+          char *err, size_t errlen)
+{
+	struct lookup_found found;
+	pm_status st;
+
+	if ((st = lookup_read(path, DEFINITION_MAX, &found, err, errlen)) != PM_OK)
+		return st;
+	return parse_found(def, &found, schema, err, errlen);
+}
+
 static int
 plain_name(const char *s)
 {
@@ -74,10 +88,19 @@ rptload_find(struct rpt_def *def, const char *what, const char *report_dir,
 	struct lookup_found found;
 	pm_status st;
 
-	if (strchr(what, '/') || (strlen(what) > 4 && strcmp(what + strlen(what) - 4, ".rpt") == 0)) {
-		if ((st = lookup_read(what, DEFINITION_MAX, &found, err, errlen)) != PM_OK)
+	if (strchr(what, '/'))
+		return read_path(def, what, schema, err, errlen);
+	if (strlen(what) > 4 && strcmp(what + strlen(what) - 4, ".rpt") == 0) {
+		/* a file name: here, else in --report-dir */
+		if (!report_dir || access(what, F_OK) == 0 || errno != ENOENT)
+			return read_path(def, what, schema, err, errlen);
+		if ((st = lookup_find(what, &report_dir, 1, NULL, DEFINITION_MAX, &found,
+		                      err, errlen)) != PM_OK)
 			return st;
-		return parse_found(def, &found, schema, err, errlen);
+		if (found.text)
+			return parse_found(def, &found, schema, err, errlen);
+		snprintf(err, errlen, "%s: no such file here nor in %s", what, report_dir);
+		return PM_E_USAGE;
 	}
 	if (!plain_name(what) || strlen(what) >= RPT_NAME_MAX) {
 		snprintf(err, errlen, "unknown report '%s'", what);

@@ -1,6 +1,7 @@
 /* rptload.h: finding and reading a report definition.
  *
- * --report=FILE.rpt, or any name with a '/', is read from that path. A
+ * Any name with a '/' is read from that path; FILE.rpt from the current
+ * directory, else from --report-dir (when given). A
  * plain NAME is looked up as NAME.rpt in --report-dir (when given), then
  * in $(pkgdatadir)/reports, then among the built-in definitions compiled
  * into the program (intervals, waits, cpu, tasks, summary), so that a user

@@ -55,11 +55,11 @@ stamp(int64_t at)
 static const struct sink_cell empty = { .kind = SINK_EMPTY };
 
 static const struct sink_column cols[] = {
-	{ "source", "source", false, true, 0, 0, false, 0 },
-	{ "start", "start", false, true, 0, 0, false, 0 },
-	{ "waits", "waits", true, false, 0, 0, false, 0 },
-	{ "avg_ms", "avg ms", true, false, 0, 0, false, 0 },
-	{ "label", "label", false, false, 0, 0, false, 0 },
+	{ .name = "source", .heading = "source", .numeric = false, .key = true },
+	{ .name = "start", .heading = "start", .numeric = false, .key = true },
+	{ .name = "waits", .heading = "waits", .numeric = true, .key = false },
+	{ .name = "avg_ms", .heading = "avg ms", .numeric = true, .key = false },
+	{ .name = "label", .heading = "label", .numeric = false, .key = false },
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
@@ -198,6 +198,76 @@ START_TEST(json_not_finite)
 }
 END_TEST
 
+/* A form: the single columns as pairs across the line (here both on one:
+ * "Source" and "Tasks" are 6 wide, the values 5, so a pair is 13 and four
+ * fit 80 with 4 blanks between), then the "each bucket" block as a table
+ * of a line per bucket: label, description, then its columns, each as
+ * wide as its block heading and widest cell; worked out by hand. */
+static const struct sink_column form_cols[] = {
+	{ .name = "source", .heading = "Source", .key = true },
+	{ .name = "n", .heading = "Tasks", .numeric = true },
+	{ .name = "A_waits", .heading = "A waits", .numeric = true, .row_label = "A",
+	  .row_desc = "alpha wait", .block_heading = "waits" },
+	{ .name = "A_ms", .heading = "A ms", .numeric = true, .row_label = "A",
+	  .row_desc = "alpha wait", .block_heading = "ms" },
+	{ .name = "BB_waits", .heading = "BB waits", .numeric = true, .row_label = "BB",
+	  .row_desc = "beta", .block_heading = "waits" },
+	{ .name = "BB_ms", .heading = "BB ms", .numeric = true, .row_label = "BB",
+	  .row_desc = "beta", .block_heading = "ms" },
+};
+#define FORM_NCOLS (sizeof form_cols / sizeof form_cols[0])
+
+START_TEST(text_form)
+{
+	FILE *fp = open_memstream(&buf, &len);
+	const char *inputs[] = { "in.smf" };
+	struct report_meta m = { .name = "t", .title = "Test", .description = "Two rows",
+	                         .inputs = inputs, .ninputs = 1, .grouping = "interval",
+	                         .any_interval = true,
+	                         .first_start = STAMP_2025_03_03_10,
+	                         .last_end = STAMP_2025_03_03_10 + 18000000,
+	                         .intervals = 2, .incomplete = 1,
+	                         .run_time = "2025-03-04 08:00:00" };
+	struct textout_opts o = { .page_length = 60 };
+	struct sink_cell a[FORM_NCOLS] = { text("SYSA"), integer(7), integer(3),
+	                                   fraction(1, 2, 1), integer(0), empty };
+	struct sink_cell b[FORM_NCOLS] = { text("SYSB"), integer(12345), integer(10),
+	                                   fraction(25, 10, 1), integer(1), fraction(1, 1, 1) };
+	struct rowsink *sink;
+
+	ck_assert_int_eq(textout_open(&sink, fp, &o), PM_OK);
+	ck_assert_int_eq(sink->begin(sink, form_cols, FORM_NCOLS, true), PM_OK);
+	sink->row(sink, a, false);
+	sink->row(sink, b, true);
+	ck_assert_int_eq(sink->end(sink, &m), PM_OK);
+	sink->close(sink);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_str_eq(buf,
+	    "pmimrpt t: Test                                                           Page 1\n"
+	    "Two rows\n"
+	    "Input:  in.smf\n"
+	    "Period: 2025-03-03 10:00:00 to 2025-03-03 10:30:00; 2 intervals (1 incomplete); rows: interval\n"
+	    "Run:    2025-03-04 08:00:00\n"
+	    "\n"
+	    "Source  SYSA     Tasks       7\n"
+	    "\n"
+	    "                waits   ms\n"
+	    "--  ----------  -----  ---\n"
+	    "A   alpha wait      3  0.5\n"
+	    "BB  beta            0\n"
+	    "\n"
+	    "Source  SYSB     Tasks   12345\n"
+	    "* the row includes incomplete intervals (parts missing)\n"
+	    "\n"
+	    "                waits   ms\n"
+	    "--  ----------  -----  ---\n"
+	    "A   alpha wait     10  2.5\n"
+	    "BB  beta            1  1.0\n"
+	    "\n");
+	free(buf);
+}
+END_TEST
+
 /* Bytes in, the JSON string out. */
 static const struct { const char *in; size_t n; const char *out; } strings[] = {
 	{ "", 0, "\"\"" },
@@ -292,6 +362,7 @@ unit_suite(void)
 	tcase_add_test(tc, cells_format);
 	tcase_add_test(tc, csv_bytes);
 	tcase_add_test(tc, text_bytes);
+	tcase_add_test(tc, text_form);
 	tcase_add_test(tc, text_unknown_encoding);
 	tcase_add_test(tc, json_bytes);
 	tcase_add_test(tc, json_not_finite);

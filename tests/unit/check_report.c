@@ -366,8 +366,8 @@ START_TEST(cpu_busy_leaves_out_missing_part_3)
 	add(&b, r);
 	finish(r);
 	ck_assert_str_eq(cap.header, "source,intervals,elapsed_s,cpu_s,tcb_s,srb_cp_s,"
-	                 "srb_ziip_s,enclave_srb_s,user_mode_s,system_mode_cpu_s,"
-	                 "user_mode_cpu_s,cpu_busy_pct,ziip_busy_pct,ziip_share_pct");
+	                 "srb_ziip_s,enclave_srb_s,part3_user_mode_s,part1_system_mode_s,"
+	                 "part1_user_mode_s,cpu_busy_pct,ziip_busy_pct,ziip_share_pct");
 	ck_assert_uint_eq(cap.nrows, 1);
 	ck_assert_str_eq(cell(0, "intervals"), "2");
 	ck_assert_str_eq(cell(0, "elapsed_s"), "1800.000000");
@@ -376,9 +376,9 @@ START_TEST(cpu_busy_leaves_out_missing_part_3)
 	ck_assert_str_eq(cell(0, "srb_cp_s"), "21.000000");
 	ck_assert_str_eq(cell(0, "srb_ziip_s"), "9.000000");
 	ck_assert_str_eq(cell(0, "enclave_srb_s"), "30.000000");
-	ck_assert_str_eq(cell(0, "user_mode_s"), "0.500000");
-	ck_assert_str_eq(cell(0, "system_mode_cpu_s"), "12.346000"); /* 123460 e-4 s */
-	ck_assert_str_eq(cell(0, "user_mode_cpu_s"), "0.000100");
+	ck_assert_str_eq(cell(0, "part3_user_mode_s"), "0.500000");
+	ck_assert_str_eq(cell(0, "part1_system_mode_s"), "12.346000"); /* 123460 e-4 s */
+	ck_assert_str_eq(cell(0, "part1_user_mode_s"), "0.000100");
 	/* 90 s over the 900 s of the interval with part 3: 10 %, not 5 % */
 	ck_assert_str_eq(cell(0, "cpu_busy_pct"), "10.000");
 	ck_assert_str_eq(cell(0, "ziip_busy_pct"), "1.000");          /* 9 / 900 */

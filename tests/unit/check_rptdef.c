@@ -111,6 +111,16 @@ START_TEST(each_bucket_expands)
 	ck_assert_str_eq(def.cols[pm.lay.nbuckets - 1].name, "INTXLI_avg");
 	ck_assert_int_eq(def.cols[16].row, 16);
 	ck_assert_uint_eq(def.cols[16].groups, 1u << 2);  /* INTDBKY: part 2 */
+	/* in a form's table of the block, the heading without the label */
+	ck_assert_str_eq(def.cols[0].heading, "INTDBIR_avg");
+	ck_assert_str_eq(def.cols[0].block_heading, "avg");
+	ck_assert_msg(parse("rows interval\nlayout form\neach bucket\n"
+	                    "column %L_t type=MAX N=%T heading=\"%L total (s)\"\n"
+	                    "column %L_h type=MAX N=%H heading=\"peak of %L\"\n"
+	                    "end\n") == PM_OK, "%s", err);
+	ck_assert_str_eq(def.cols[0].heading, "INTDBIR total (s)");
+	ck_assert_str_eq(def.cols[0].block_heading, "total (s)");
+	ck_assert_str_eq(def.cols[1].block_heading, "peak of");
 }
 END_TEST
 
