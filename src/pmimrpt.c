@@ -39,6 +39,9 @@
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
+#if HAVE_CAIRO
+#include "out/chartout.h"
+#endif
 #include "core/tzone.h"
 #include "engine/counter.h"
 #include "winperf/names.h"
@@ -46,7 +49,9 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_SVG, FORMAT_PNG, FORMAT_PDF };
+
+struct chart_size { unsigned width, height; };  /* points */
 
 struct options {
 	const char *report;
@@ -57,6 +62,7 @@ struct options {
 	bool by_given;
 	enum format format;
 	struct textout_opts text;
+	struct chart_size chart_size;  /* --chart-size */
 	const char *run_time;
 	const char *timezone;     /* --timezone, NULL: none */
 	const char *perf_names;   /* --perf-names, NULL: titles by index */
@@ -99,7 +105,7 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text" };
+	static const char *const names[] = { "csv", "text", "svg", "png", "pdf" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -232,6 +238,26 @@ set_format(void *target, struct diag *d, const char *arg)
 		return diag_usage(d, "--format wants %s, not '%s'",
 		                  cli_name_list(format_names, false, list, sizeof list), arg);
 	*(enum format *)target = (enum format)(FORMAT_CSV + format);
+	return EXIT_CLEAN;
+}
+
+/* --chart-size=WxH, in points, each 100 to 10000. */
+static int
+set_chart_size(void *target, struct diag *d, const char *arg)
+{
+	struct chart_size *size = target;
+	const char *x = strchr(arg, 'x');
+	char w[16];
+	uint64_t wv, hv;
+
+	if (!x || (size_t)(x - arg) >= sizeof w)
+		return diag_usage(d, "--chart-size wants WxH in points, such as 720x432, not '%s'", arg);
+	memcpy(w, arg, (size_t)(x - arg));
+	w[x - arg] = '\0';
+	if (!numparse_u64(w, 10000, &wv) || !numparse_u64(x + 1, 10000, &hv) || wv < 100 ||
+	    hv < 100)
+		return diag_usage(d, "--chart-size wants WxH, each 100 to 10000 points, not '%s'", arg);
+	*size = (struct chart_size){ (unsigned)wv, (unsigned)hv };
 	return EXIT_CLEAN;
 }
 
@@ -408,7 +434,12 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{} (fixed-width pages)", format_names },
+	  "{} (fixed-width pages; svg, png\n"
+	  "and pdf: charts of a report --by=interval, hour\n"
+	  "or day)", format_names },
+	{ "chart-size", 0, required_argument, "=WxH", set_chart_size, OPT(chart_size),
+	  "a chart's size in points (default 720x432; PNG\n"
+	  "pixels twice that)", NULL },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
@@ -506,8 +537,13 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	/* --asa and --output-encoding are for the text format */
 	if (o->format == FORMAT_DEFAULT)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
-	if (o->format == FORMAT_CSV && (o->text.asa || o->text.encoding))
+	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
+#if !HAVE_CAIRO
+	if (o->format >= FORMAT_SVG)
+		return diag_usage(d, "--format=%s: this pmimrpt was built without Cairo and "
+		                  "Pango, which draw the charts", format_names(o->format - FORMAT_CSV));
+#endif
 	return EXIT_CLEAN;
 }
 
@@ -646,6 +682,10 @@ struct run {
 	struct rpt_def *def;        /* NULL: the inventory */
 	struct outfile out;
 	bool out_open;              /* out is neither committed nor abandoned */
+	const char *chart_dir;      /* -o DIR/ of charts: a file each, not out */
+	struct outfile chart_out;   /* the one being written, */
+	char *chart_path;           /* and its name */
+	bool read_all;              /* every input was read to its end */
 	struct sources sources;
 	struct rowsink *sink;
 	struct report *rep;
@@ -798,7 +838,7 @@ load_definition(struct run *r)
 	pm_status st;
 
 	if (strcmp(o->report, "inventory") == 0) {
-		if (o->format == FORMAT_TEXT)
+		if (o->format != FORMAT_CSV)
 			return diag_usage(&r->diag, "the inventory report is CSV only");
 		r->o.pipe.reads = READS_BOTH;
 		return load_perf_names(r);
@@ -821,6 +861,12 @@ load_definition(struct run *r)
 	if (r->def->rows == ROWS_INTERVAL && o->by_given)
 		return diag_usage(&r->diag, "report '%s' has a row per interval: --by does not apply",
 		                  r->def->name);
+	if (o->format >= FORMAT_SVG && !r->def->ncharts)
+		return diag_usage(&r->diag, "report '%s' defines no chart (see 'chart' in "
+		                  "reports/README.md)", r->def->name);
+	if (o->format >= FORMAT_SVG && o->sel.by == BY_TOTAL)
+		return diag_usage(&r->diag, "--format=%s draws a report over time: give "
+		                  "--by=interval, hour or day", format_names(o->format - FORMAT_CSV));
 	if (rpt_is_series(r->def)) {
 		if (o->sel.complete_only)
 			return diag_usage(&r->diag, "--complete-only is for PMIM intervals, not "
@@ -899,8 +945,9 @@ check_partial(struct run *r)
 
 	if (!o->partial && !o->merge)
 		return EXIT_CLEAN;
-	if (o->format == FORMAT_TEXT && o->partial)
-		return diag_usage(&r->diag, "--partial writes a partial file, not --format=text");
+	if (o->format != FORMAT_CSV && o->partial)
+		return diag_usage(&r->diag, "--partial writes a partial file, not --format=%s",
+		                  format_names(o->format - FORMAT_CSV));
 	if (o->partial && !o->merge)
 		r->o.sel.rows_input = &r->diag.file;
 	build_identity(r);
@@ -1049,6 +1096,7 @@ run_prepare(struct run *r, int argc, char **argv)
 	o->sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
 	                               .to = INT64_MAX, .max_groups = 100000 };
 	o->text.page_length = 60;
+	o->chart_size = (struct chart_size){ 720, 432 };
 	if (!(o->sources = calloc((size_t)argc + 1, sizeof *o->sources))) {
 		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
@@ -1101,6 +1149,78 @@ null_close(struct rowsink *s)
 
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
+#if HAVE_CAIRO
+/* -o DIR/ of charts: each chart to DIR/NAME, written as -o FILE is. */
+static FILE *
+chart_file_open(void *ctx, const char *name)
+{
+	struct run *r = ctx;
+	size_t n = strlen(r->chart_dir);
+	pm_status st;
+
+	free(r->chart_path);
+	if (!(r->chart_path = malloc(n + strlen(name) + 2)))
+		return NULL;
+	sprintf(r->chart_path, "%s%s%s", r->chart_dir,
+	        n && r->chart_dir[n - 1] == '/' ? "" : "/", name);
+	if ((st = outfile_open(&r->chart_out, r->chart_path)) != PM_OK)
+		diag_say(&r->diag, SC_OUTPUT, "%s: %s", r->chart_path, strerror(errno));
+	return st == PM_OK ? r->chart_out.fp : NULL;
+}
+
+/* The chart kept when it was drawn (drawn PM_OK) and the run has not
+ * failed so far (what run_finish asks of the report's file). */
+static pm_status
+chart_file_close(void *ctx, pm_status drawn)
+{
+	struct run *r = ctx;
+	pm_status st = drawn;
+
+	if (st == PM_OK && diag_exit_code(&r->diag) < EXIT_INPUT && r->read_all)
+		st = outfile_commit(&r->chart_out);
+	else
+		outfile_abort(&r->chart_out);
+	if (st == PM_E_WRITE)
+		diag_say(&r->diag, SC_OUTPUT, "%s: %s", r->chart_path, strerror(errno));
+	return st;
+}
+#endif
+
+/* Whether -o names a folder: charts, a file each. */
+static bool
+output_is_folder(const char *path)
+{
+	struct stat sb;
+	size_t n = path ? strlen(path) : 0;
+
+	return n && (path[n - 1] == '/' || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)));
+}
+
+/* The writer of --format. */
+static pm_status
+open_writer(struct run *r)
+{
+	const struct options *o = &r->o;
+
+	switch (o->format) {
+	case FORMAT_TEXT:
+		return textout_open(&r->sink, r->out.fp, &o->text);
+#if HAVE_CAIRO
+	case FORMAT_SVG:
+	case FORMAT_PNG:
+	case FORMAT_PDF: {
+		struct chart_opts co = { (enum chart_format)(o->format - FORMAT_SVG),
+		                         o->chart_size.width, o->chart_size.height };
+		struct chart_files files = { chart_file_open, chart_file_close, r };
+		return chartout_open(&r->sink, r->out.fp, r->chart_dir ? &files : NULL,
+		                     r->def->charts, r->def->ncharts, &co, &r->diag);
+	}
+#endif
+	default:
+		return csvout_open(&r->sink, r->out.fp);
+	}
+}
+
 /* The output, the writer, the report and the reading stages, in that
  * order; a failure is said, and its exit code returned. */
 static int
@@ -1113,12 +1233,16 @@ run_open(struct run *r)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	if (outfile_open(&r->out, o->output) != PM_OK) {
+	if (o->format >= FORMAT_SVG && output_is_folder(o->output)) {
+		r->chart_dir = o->output;
+	} else if (outfile_open(&r->out, o->output) != PM_OK) {
 		diag_say(&r->diag, SC_OUTPUT, "%s: %s", o->output, strerror(errno));
 		return EXIT_OUTPUT;
 	}
-	r->out_open = true;
-	setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
+	if (!r->chart_dir) {
+		r->out_open = true;
+		setvbuf(r->out.fp, outbuf, _IOFBF, sizeof outbuf);
+	}
 
 	/* Progress on a terminal, or when asked; never with --quiet, nor
 	 * when threads read the inputs. */
@@ -1133,8 +1257,7 @@ run_open(struct run *r)
 		if (o->partial)
 			r->sink = &null_sink;
 		else
-			st = o->format == FORMAT_TEXT ? textout_open(&r->sink, r->out.fp, &o->text)
-			                              : csvout_open(&r->sink, r->out.fp);
+			st = open_writer(r);
 		if (st == PM_OK && rpt_is_series(r->def)) {
 			struct report_opts so = o->sel;
 			so.name_is = title_is;
@@ -1229,6 +1352,7 @@ run_finish(struct run *r, bool read_all)
 	const struct tally *t = run_tally(r);
 	pm_status st;
 
+	r->read_all = read_all;
 	if (r->o.partial) {
 		st = write_partial(r);
 	} else if (r->rep || r->srep) {
@@ -1257,12 +1381,15 @@ run_finish(struct run *r, bool read_all)
 	/* A failed run (exit 8 or more) leaves the previous report as it was;
 	 * what is written directly, standard output say, stays written. */
 	r->out_open = false;
-	if (st == PM_OK && ((diag_exit_code(&r->diag) < EXIT_INPUT && read_all) ||
+	if (r->chart_dir)
+		;  /* each chart was kept or given up, and a failure said, as drawn */
+	else if (st == PM_OK && ((diag_exit_code(&r->diag) < EXIT_INPUT && read_all) ||
 	                    !outfile_replaces(&r->out)))
 		st = outfile_commit(&r->out);
 	else
 		outfile_abort(&r->out);
-	if (st != PM_OK)
+	/* a writer says its usage errors, and the folder's files their own */
+	if (st != PM_OK && st != PM_E_USAGE && !(r->chart_dir && st == PM_E_WRITE))
 		diag_at(&r->diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
 		        r->o.output ? r->o.output : "standard output", strerror(errno));
 }
@@ -1628,6 +1755,7 @@ run_close(struct run *r)
 {
 	if (r->out_open)
 		outfile_abort(&r->out);
+	free(r->chart_path);
 	pipeline_close(r->p);
 	report_close(r->rep);
 	series_report_close(r->srep);

@@ -1,0 +1,18 @@
+/* chartdraw.h: one chart (chartdata.h's plot) drawn on a Cairo context of
+ * w x h points, text through Pango in DejaVu Sans (9 pt and more): title,
+ * subtitle, axes with units, the time axis (charttime.h), stacked bars or
+ * lines, a line on a second axis, gaps where periods have no data,
+ * incomplete periods marked under the axis, and a legend. Series differ
+ * in lightness and in hatching or dashes and markers as well as hue, so
+ * that a grey-scale print tells them apart. */
+#ifndef CHARTDRAW_H
+#define CHARTDRAW_H
+
+#include <cairo.h>
+
+#include "out/chartdata.h"
+
+void chart_draw(cairo_t *cr, const struct chart_plot *p, double w, double h,
+                const char *subtitle);
+
+#endif
