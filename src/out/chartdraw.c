@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <pango/pangocairo.h>
+#include <fontconfig/fontconfig.h>
 
 #include "core/fmtnum.h"
 #include "out/chartdraw.h"
@@ -394,27 +394,46 @@ series_max(const struct chart_plot *p, bool stacked)
 	return max;
 }
 
-void
-chart_draw(cairo_t *cr, const struct chart_plot *p, double w, double h, const char *subtitle)
+PangoFontMap *
+chart_fonts_open(void)
 {
+	return pango_cairo_font_map_new();
+}
+
+void
+chart_fonts_close(PangoFontMap *fonts)
+{
+	if (!fonts)
+		return;
+	g_object_unref(fonts);
+	cairo_debug_reset_static_data();
+	FcFini();
+}
+
+void
+chart_draw(cairo_t *cr, PangoFontMap *fonts, const struct chart_plot *p, double w, double h,
+           const char *subtitle)
+{
+	PangoContext *pc = pango_font_map_create_context(fonts);
 	const struct rpt_chart *c = p->spec;
 	bool stacked = c->kind == CHART_STACKED_BAR, marks = false;
 	struct legend_entry entries[RPT_MAX_TOP + 3];
 	size_t n = 0;
 	struct scale s, s2 = { 1, 1, 0 };
-	struct canvas f = { cr, pango_cairo_create_layout(cr), 0, 0, 0, 0, 0, 0 };
+	struct canvas f = { cr, NULL, 0, 0, 0, 0, 0, 0 };
 	char title[2 * RPT_TEXT_MAX + 8];
 	double axis2_max = 0;
 	unsigned rows;
 	cairo_font_options_t *fo = cairo_font_options_create();
 
 	/* points as units, and no hinting: the same layout on every surface */
+	pango_cairo_update_context(cr, pc);
 	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	pango_cairo_context_set_font_options(pango_layout_get_context(f.text), fo);
-	pango_cairo_context_set_resolution(pango_layout_get_context(f.text), 72);
-	pango_layout_context_changed(f.text);
+	pango_cairo_context_set_font_options(pc, fo);
+	pango_cairo_context_set_resolution(pc, 72);
 	cairo_font_options_destroy(fo);
+	f.text = pango_layout_new(pc);
 
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
@@ -479,4 +498,5 @@ chart_draw(cairo_t *cr, const struct chart_plot *p, double w, double h, const ch
 	(void)incomplete(&f, p);
 	legend(&f, p, entries, n, f.left, f.right, f.bottom + 8 + 2 * (TEXT_PT + 3) + 4);
 	g_object_unref(f.text);
+	g_object_unref(pc);
 }

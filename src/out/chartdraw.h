@@ -9,10 +9,16 @@
 #define CHARTDRAW_H
 
 #include <cairo.h>
+#include <pango/pangocairo.h>
 
 #include "out/chartdata.h"
 
-void chart_draw(cairo_t *cr, const struct chart_plot *p, double w, double h,
-                const char *subtitle);
+/* The fonts the charts are drawn with: a font map of their own, so that
+ * what fontconfig and Pango hold is freed with chart_fonts_close. */
+PangoFontMap *chart_fonts_open(void);
+void chart_fonts_close(PangoFontMap *fonts);
+
+void chart_draw(cairo_t *cr, PangoFontMap *fonts, const struct chart_plot *p, double w,
+                double h, const char *subtitle);
 
 #endif

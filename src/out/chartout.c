@@ -21,6 +21,7 @@ struct chartout {
 	struct chart_data *data[RPT_MAX_CHARTS];
 	size_t ncharts;
 	bool write_failed;
+	PangoFontMap *fonts;  /* while drawing */
 };
 
 static const char *const format_names[] = { "SVG", "PNG", "PDF" };
@@ -125,7 +126,7 @@ draw(struct chartout *c, cairo_t *cr, size_t i, size_t k, const struct report_me
 	if (st != PM_OK)
 		return st;
 	subtitle(&p, m, sub, sizeof sub);
-	chart_draw(cr, &p, c->o.width, c->o.height, sub);
+	chart_draw(cr, c->fonts, &p, c->o.width, c->o.height, sub);
 	cairo_show_page(cr);
 	return PM_OK;
 }
@@ -202,16 +203,19 @@ end(struct rowsink *s, const struct report_meta *m)
 	for (size_t i = 0; i < c->ncharts; i++)
 		if ((st = chart_data_status(c->data[i])) != PM_OK)
 			return st;
-	if (c->files.open)
-		return draw_files(c, m);
-	if (n > 1 && c->o.format != CHART_PDF) {
+	if (n > 1 && c->o.format != CHART_PDF && !c->files.open) {
 		diag_at(c->d, PM_E_USAGE, DIAG_NO_OFFSET, "report '%s' draws %zu charts and "
 		        "a file of %s holds one: write them to a folder (-o DIR/), choose "
 		        "one with --source, or write --format=pdf (a page each)", m->name, n,
 		        format_names[c->o.format]);
 		return PM_E_USAGE;
 	}
-	return draw_range(c, 0, n, m);
+	if (!(c->fonts = chart_fonts_open()))
+		return PM_E_NOMEM;
+	st = c->files.open ? draw_files(c, m) : draw_range(c, 0, n, m);
+	chart_fonts_close(c->fonts);
+	c->fonts = NULL;
+	return st;
 }
 
 static void
