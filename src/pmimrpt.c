@@ -41,6 +41,7 @@
 #include "out/textout.h"
 #if HAVE_CAIRO
 #include "out/chartout.h"
+#include "out/htmlout.h"
 #endif
 #include "core/tzone.h"
 #include "engine/counter.h"
@@ -49,7 +50,15 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_SVG, FORMAT_PNG, FORMAT_PDF };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_SVG, FORMAT_PNG, FORMAT_PDF,
+              FORMAT_HTML };
+
+/* SVG, PNG and PDF: charts alone */
+static bool
+format_is_chart(enum format f)
+{
+	return f >= FORMAT_SVG && f <= FORMAT_PDF;
+}
 
 struct chart_size { unsigned width, height; };  /* points */
 
@@ -105,7 +114,7 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text", "svg", "png", "pdf" };
+	static const char *const names[] = { "csv", "text", "svg", "png", "pdf", "html" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -572,6 +581,8 @@ describe(const struct pmint *pm)
 	return ferror(stdout) ? EXIT_OUTPUT : EXIT_CLEAN;
 }
 
+#define SUMMARY_MAX 1024
+
 /* One ", N what" item of a summary clause, only when N is not zero. */
 static void
 summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t n,
@@ -590,13 +601,12 @@ summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t 
  * PERF_DATA_BLOCK input, the snapshots); what was left out of the reports,
  * and why an exit 4 came, follow only when there is any. */
 static void
-print_summary(struct diag *d, const struct tally *t, const struct census *c,
-              uint64_t resets, unsigned files)
+summary_line(char line[SUMMARY_MAX], const struct tally *t, const struct census *c,
+             uint64_t resets, unsigned files)
 {
 	uint64_t smf_records = 0, pm_records = 0, snapshots = 0;
 	bool left_out = false, warned = false;
-	char line[1024];
-	int n;
+	size_t n;
 
 	for (int ty = 0; ty < 256; ty++) {
 		smf_records += t->records[KIND_SMF][ty];
@@ -604,37 +614,36 @@ print_summary(struct diag *d, const struct tally *t, const struct census *c,
 	}
 	for (size_t i = 0; i < c->nsystems; i++)
 		snapshots += c->systems[i].snapshots;
-	n = snprintf(line, sizeof line, "%u file%s, %llu bytes: %llu used, %llu skipped, "
+	n = (size_t)snprintf(line, SUMMARY_MAX, "%u file%s, %llu bytes: %llu used, %llu skipped, "
 	             "%llu damaged; ", files, files == 1 ? "" : "s",
 	             (unsigned long long)t->bytes_read, (unsigned long long)t->used,
 	             (unsigned long long)t->skipped, (unsigned long long)t->damaged);
 	if (c->inputs && c->inputs == files)
-		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshot%s of %zu system%s",
+		snprintf(line + n, SUMMARY_MAX - n, "%llu snapshot%s of %zu system%s",
 		         (unsigned long long)snapshots, snapshots == 1 ? "" : "s", c->nsystems,
 		         c->nsystems == 1 ? "" : "s");
 	else
-		snprintf(line + n, sizeof line - (size_t)n, "%llu SMF records (%llu spanned), "
+		snprintf(line + n, SUMMARY_MAX - n, "%llu SMF records (%llu spanned), "
 		         "%llu PM records; %llu intervals (%llu complete, %llu incomplete)",
 		         (unsigned long long)smf_records, (unsigned long long)t->spanned,
 		         (unsigned long long)pm_records,
 		         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
 		         (unsigned long long)t->intervals_complete,
 		         (unsigned long long)t->intervals_incomplete);
-	summary_item(line, sizeof line, "; left out: ", &left_out,
+	summary_item(line, SUMMARY_MAX, "; left out: ", &left_out,
 	             t->intervals_duplicate, "duplicate");
-	summary_item(line, sizeof line, "; left out: ", &left_out,
+	summary_item(line, SUMMARY_MAX, "; left out: ", &left_out,
 	             t->intervals_overlapping, "overlapping");
-	summary_item(line, sizeof line, "; left out: ", &left_out,
+	summary_item(line, SUMMARY_MAX, "; left out: ", &left_out,
 	             t->intervals_too_long, "interval records too long");
-	summary_item(line, sizeof line, "; ", &warned,
+	summary_item(line, SUMMARY_MAX, "; ", &warned,
 	             t->duplicate_parts, "duplicate parts");
-	summary_item(line, sizeof line, "; ", &warned,
+	summary_item(line, SUMMARY_MAX, "; ", &warned,
 	             t->implausible, "records with implausible figures");
 	if (c->inputs && c->inputs != files)
-		summary_item(line, sizeof line, "; ", &warned, snapshots, "snapshots");
-	summary_item(line, sizeof line, "; ", &warned, resets,
+		summary_item(line, SUMMARY_MAX, "; ", &warned, snapshots, "snapshots");
+	summary_item(line, SUMMARY_MAX, "; ", &warned, resets,
 	             "counter windows without a value (a reboot or a reset)");
-	diag_say(d, SC_OK, "%s", line);
 }
 
 /* A run that reported no interval says, in one line, what matched nothing:
@@ -861,10 +870,10 @@ load_definition(struct run *r)
 	if (r->def->rows == ROWS_INTERVAL && o->by_given)
 		return diag_usage(&r->diag, "report '%s' has a row per interval: --by does not apply",
 		                  r->def->name);
-	if (o->format >= FORMAT_SVG && !r->def->ncharts)
+	if (format_is_chart(o->format) && !r->def->ncharts)
 		return diag_usage(&r->diag, "report '%s' defines no chart (see 'chart' in "
 		                  "reports/README.md)", r->def->name);
-	if (o->format >= FORMAT_SVG && o->sel.by == BY_TOTAL)
+	if (format_is_chart(o->format) && o->sel.by == BY_TOTAL)
 		return diag_usage(&r->diag, "--format=%s draws a report over time: give "
 		                  "--by=interval, hour or day", format_names(o->format - FORMAT_CSV));
 	if (rpt_is_series(r->def)) {
@@ -1215,6 +1224,11 @@ open_writer(struct run *r)
 		return chartout_open(&r->sink, r->out.fp, r->chart_dir ? &files : NULL,
 		                     r->def->charts, r->def->ncharts, &co, &r->diag);
 	}
+	case FORMAT_HTML: {  /* charts of a report over time, and its table */
+		struct chart_opts co = { CHART_SVG, o->chart_size.width, o->chart_size.height };
+		return htmlout_open(&r->sink, r->out.fp, r->def->charts,
+		                    o->sel.by == BY_TOTAL ? 0 : r->def->ncharts, &co, &r->diag);
+	}
 #endif
 	default:
 		return csvout_open(&r->sink, r->out.fp);
@@ -1233,7 +1247,7 @@ run_open(struct run *r)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	if (o->format >= FORMAT_SVG && output_is_folder(o->output)) {
+	if (format_is_chart(o->format) && output_is_folder(o->output)) {
 		r->chart_dir = o->output;
 	} else if (outfile_open(&r->out, o->output) != PM_OK) {
 		diag_say(&r->diag, SC_OUTPUT, "%s: %s", o->output, strerror(errno));
@@ -1290,6 +1304,16 @@ static const struct tally *
 run_tally(const struct run *r)
 {
 	return r->o.merge || r->jobs_merged ? &r->merged : pipeline_tally(r->p);
+}
+
+/* The run's summary line. */
+static void
+run_summary(const struct run *r, char line[SUMMARY_MAX])
+{
+	summary_line(line, run_tally(r),
+	             r->o.merge || r->jobs_merged ? &r->merged_census : pipeline_census(r->p),
+	             r->o.merge || r->jobs_merged ? r->merged_resets : pipeline_resets(r->p),
+	             r->o.merge ? (unsigned)r->nmerged : (unsigned)(r->ninputs ? r->ninputs : 1));
 }
 
 /* What a partial holds: the run's sections, the time covered, and the
@@ -1356,14 +1380,16 @@ run_finish(struct run *r, bool read_all)
 	if (r->o.partial) {
 		st = write_partial(r);
 	} else if (r->rep || r->srep) {
+		char summary[SUMMARY_MAX];
 		struct report_meta meta = {
 			.name = r->def->name, .title = r->def->title,
 			.description = r->def->description,
 			.inputs = r->o.merge ? (const char *const *)r->merged_inputs
 			          : r->ninputs ? (const char *const *)r->inputs : &stdin_name,
 			.ninputs = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1,
-			.run_time = r->when,
+			.run_time = r->when, .summary = summary, .said = r->diag.count,
 		};
+		run_summary(r, summary);
 		st = r->srep ? series_report_finish(r->srep, &meta) : report_finish(r->rep, &meta);
 	} else if (r->o.merge && r->merged_census.inputs) {
 		struct census_names names = { title_name, type_name, r->names };
@@ -1739,12 +1765,11 @@ run_report(struct run *r)
 		run_finish(r, read_rc == 0);
 	}
 	diag_print_suppressed(&r->diag);
-	if (!r->o.quiet)
-		print_summary(&r->diag, run_tally(r),
-		              r->o.merge || r->jobs_merged ? &r->merged_census : pipeline_census(r->p),
-		              r->o.merge || r->jobs_merged ? r->merged_resets : pipeline_resets(r->p),
-		              r->o.merge ? (unsigned)r->nmerged
-		              : (unsigned)(r->ninputs ? r->ninputs : 1));
+	if (!r->o.quiet) {
+		char line[SUMMARY_MAX];
+		run_summary(r, line);
+		diag_say(&r->diag, SC_OK, "%s", line);
+	}
 	rc = diag_exit_code(&r->diag);
 	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
 }
