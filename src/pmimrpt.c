@@ -39,7 +39,7 @@
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
-#if HAVE_CAIRO
+#ifdef HAVE_CAIRO
 #include "out/chartout.h"
 #include "out/htmlout.h"
 #endif
@@ -548,7 +548,7 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
 	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
-#if !HAVE_CAIRO
+#ifndef HAVE_CAIRO
 	if (o->format >= FORMAT_SVG)
 		return diag_usage(d, "--format=%s: this pmimrpt was built without Cairo and "
 		                  "Pango, which draw the charts", format_names(o->format - FORMAT_CSV));
@@ -1158,7 +1158,7 @@ null_close(struct rowsink *s)
 
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
-#if HAVE_CAIRO
+#ifdef HAVE_CAIRO
 /* -o DIR/ of charts: each chart to DIR/NAME, written as -o FILE is. */
 static FILE *
 chart_file_open(void *ctx, const char *name)
@@ -1214,7 +1214,7 @@ open_writer(struct run *r)
 	switch (o->format) {
 	case FORMAT_TEXT:
 		return textout_open(&r->sink, r->out.fp, &o->text);
-#if HAVE_CAIRO
+#ifdef HAVE_CAIRO
 	case FORMAT_SVG:
 	case FORMAT_PNG:
 	case FORMAT_PDF: {

@@ -58,7 +58,7 @@ judge() {
 }
 
 # the first three series: TCB, SRB on CP, SRB on zIIP (chartdraw.c's palette)
-blue=0,114,178 orange=230,159,0 green=0,158,115
+blue=0,114,178 orange=230,159,0 yellow=240,228,66
 expect_rc 0 rpt -q --report=cpu --by=hour -o "$tmp/cpu.html" --format=html "$data/sample-smf-rdw.dat"
 if xmllint --noout "$tmp/cpu.html" 2> "$tmp/xmllint.err"; then pass "xmllint: the HTML page"
 else fail "xmllint: the HTML page"; head -3 "$tmp/xmllint.err"; fi
@@ -69,14 +69,14 @@ else
 	pass "the page names nothing outside it (no script, link or network address)"
 fi
 shot "$tmp/cpu.html" "$tmp/cpu-html.png" 1100 1600
-judge "$tmp/cpu-html.png" "the cpu page" $blue $orange $green
+judge "$tmp/cpu-html.png" "the cpu page" $blue $orange $yellow
 expect_rc 0 rpt -q --report=waits --by=day -o "$tmp/waits.html" --format=html "$data/sample-smf-bdw.dat"
 shot "$tmp/waits.html" "$tmp/waits-html.png" 1100 1600
 judge "$tmp/waits-html.png" "the waits page" $blue $orange
 expect_rc 0 rpt -q --report=cpu --by=hour --source=SYSB --format=svg -o "$tmp/cpu.svg" \
 	"$data/sample-smf-rdw.dat"
 shot "$tmp/cpu.svg" "$tmp/cpu-svg.png" 960 576
-judge "$tmp/cpu-svg.png" "the cpu SVG" $blue $orange $green
+judge "$tmp/cpu-svg.png" "the cpu SVG" $blue $orange $yellow
 # and the check can fail: the eighth series' purple is in no cpu chart
 purple=106,61,154
 colours "$tmp/cpu-svg.png" $purple > "$tmp/purple.txt"

@@ -13,11 +13,13 @@
 #define TEXT_PT 9
 #define TITLE_PT 11
 
-/* Okabe and Ito's colours, which differ in lightness too; "other" grey. */
+/* Okabe and Ito's colours, ordered so that neighbours in a stack differ in
+ * lightness as well as hue (grey 0.37, 0.64 hatched, 0.86, 0.30 hatched,
+ * 0.48, 0.64 hatched, 0.44, 0.56 hatched); "other" grey. */
 static const double palette[][3] = {
-	{ 0.000, 0.447, 0.698 }, { 0.902, 0.624, 0.000 }, { 0.000, 0.620, 0.451 },
-	{ 0.835, 0.369, 0.000 }, { 0.337, 0.706, 0.914 }, { 0.800, 0.475, 0.655 },
-	{ 0.941, 0.894, 0.259 }, { 0.416, 0.239, 0.604 },
+	{ 0.000, 0.447, 0.698 }, { 0.902, 0.624, 0.000 }, { 0.941, 0.894, 0.259 },
+	{ 0.416, 0.239, 0.604 }, { 0.000, 0.620, 0.451 }, { 0.337, 0.706, 0.914 },
+	{ 0.835, 0.369, 0.000 }, { 0.800, 0.475, 0.655 },
 };
 #define NCOLOURS (sizeof palette / sizeof palette[0])
 static const double other_grey[3] = { 0.733, 0.733, 0.733 };
@@ -217,6 +219,14 @@ bars(struct canvas *f, const struct chart_plot *p, const struct scale *s)
 				continue;
 			swatch_fill(f->cr, p, k, x0 + inset, y_of(f, s, sum + v), x1 - inset,
 			            y_of(f, s, sum));
+			if (x1 - x0 > 4) {  /* a white rule between the stacked parts */
+				cairo_set_source_rgb(f->cr, 1, 1, 1);
+				cairo_set_line_width(f->cr, 0.5);
+				cairo_move_to(f->cr, x0 + inset, y_of(f, s, sum + v));
+				cairo_line_to(f->cr, x1 - inset, y_of(f, s, sum + v));
+				cairo_stroke(f->cr);
+				cairo_set_line_width(f->cr, 1);
+			}
 			sum += v;
 		}
 	}
