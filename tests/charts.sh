@@ -116,6 +116,38 @@ expect_rc 4 rpt -q --report=tasks --by=hour --format=svg --source=SYSA -o "$tmp/
 grep -c 'fill:rgb(30%,30%,30%)' "$tmp/faults.svg" > "$tmp/marks.got" || true
 same "$tmp/marks.want" "$tmp/marks.got" "incomplete periods marked under the axis, and in the legend"
 
+# the HTML page: the run's summary, the charts inline with ids of their
+# own, the table, every text escaped
+mkdir "$tmp/defs"
+cat > "$tmp/defs/esc.rpt" <<'RPT'
+title       Tasks <started> & "ended"
+description a < b
+column tasks_started type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INT#TSTR
+chart t line series=tasks_started
+RPT
+expect_rc 0 rpt --report-dir="$tmp/defs" --report=esc --by=hour --format=html -o "$tmp/esc.html" \
+	"$data/sample-smf-rdw.dat"
+sed 's/^pmimrpt: //' "$tmp/last.err" > "$tmp/summary.txt"
+if xmllint --noout "$tmp/esc.html" 2> "$tmp/xmllint.err"; then pass "xmllint: the HTML page"
+else fail "xmllint: the HTML page"; head -3 "$tmp/xmllint.err"; fi
+has_line "$tmp/esc.html" '^<h1>Tasks &lt;started&gt; &amp; &quot;ended&quot;</h1>$' "HTML: the title escaped"
+has_line "$tmp/esc.html" "^<p>$(cat "$tmp/summary.txt")</p>$" "HTML: the run's summary line, as standard error has it"
+echo 2 > "$tmp/svgs.want"
+grep -c '^<svg ' "$tmp/esc.html" > "$tmp/svgs.got"
+same "$tmp/svgs.want" "$tmp/svgs.got" "HTML: a chart for each of the 2 sources, inline"
+grep -o ' id="[^"]*"' "$tmp/esc.html" | sort | uniq -d > "$tmp/ids.twice"
+same /dev/null "$tmp/ids.twice" "HTML: no id twice in the page"
+rpt -q --report-dir="$tmp/defs" --report=esc --by=hour "$data/sample-smf-rdw.dat" |
+	awk 'END { print NR - 1 }' > "$tmp/rows.want"
+grep -c '^<tr><td>' "$tmp/esc.html" > "$tmp/rows.got"
+same "$tmp/rows.want" "$tmp/rows.got" "HTML: a table row for each CSV row"
+expect_rc 4 rpt -q --report=tasks --format=html -o "$tmp/faults.html" "$data/sample-faults.dat"
+awk -F, 'NR > 1 && $5 != "123"' "$data/sample-faults.truth.csv" | wc -l |
+	awk '{ print "<li>" $1 " \\&#215; interval is missing parts</li>" }' > "$tmp/missing.want"
+has_line "$tmp/faults.html" "^$(cat "$tmp/missing.want")$" "HTML: the warnings by kind, as many as the truth has incomplete intervals"
+if grep -q '<svg' "$tmp/faults.html"; then fail "HTML --by=total: the table alone"
+else pass "HTML --by=total: the table alone"; fi
+
 # usage errors, before anything is read
 expect_rc 12 rpt --report=cpu --format=svg "$data/sample-smf-rdw.dat"
 has_line "$tmp/last.err" "^pmimrpt: --format=svg draws a report over time: give --by=interval, hour or day" \

@@ -3,8 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <fontconfig/fontconfig.h>
-
 #include "core/fmtnum.h"
 #include "out/chartdraw.h"
 #include "out/charttime.h"
@@ -413,11 +411,8 @@ chart_fonts_open(void)
 void
 chart_fonts_close(PangoFontMap *fonts)
 {
-	if (!fonts)
-		return;
-	g_object_unref(fonts);
-	cairo_debug_reset_static_data();
-	FcFini();
+	if (fonts)
+		g_object_unref(fonts);
 }
 
 void

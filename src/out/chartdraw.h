@@ -13,8 +13,9 @@
 
 #include "out/chartdata.h"
 
-/* The fonts the charts are drawn with: a font map of their own, so that
- * what fontconfig and Pango hold is freed with chart_fonts_close. */
+/* The fonts the charts are drawn with: a font map of their own, freed
+ * with chart_fonts_close (fontconfig keeps its configuration and caches
+ * to the end: FcFini races Pango's thread that loads them). */
 PangoFontMap *chart_fonts_open(void);
 void chart_fonts_close(PangoFontMap *fonts);
 
