@@ -177,11 +177,12 @@ time_axis(struct canvas *f, const struct chart_plot *p)
 }
 
 /* Diagonal hatching over the current path, for every other series. */
+/* Diagonal hatching over the current path, kept as the clip, within the
+ * box: one path for every bar of a series. */
 static void
-hatch(cairo_t *cr, double x0, double y0, double x1, double y1)
+hatch_path(cairo_t *cr, double x0, double y0, double x1, double y1)
 {
 	cairo_save(cr);
-	cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
 	cairo_clip(cr);
 	cairo_set_source_rgba(cr, 0, 0, 0, 0.45);
 	cairo_set_line_width(cr, 0.6);
@@ -193,41 +194,74 @@ hatch(cairo_t *cr, double x0, double y0, double x1, double y1)
 	cairo_restore(cr);
 }
 
+/* The legend's box of series s. */
 static void
 swatch_fill(cairo_t *cr, const struct chart_plot *p, size_t s, double x0, double y0,
             double x1, double y1)
 {
 	set_colour(cr, colour(p, s));
 	cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-	cairo_fill(cr);
+	cairo_fill_preserve(cr);
 	if (s % 2)
-		hatch(cr, x0, y0, x1, y1);
+		hatch_path(cr, x0, y0, x1, y1);
+	cairo_new_path(cr);
 }
 
+/* Series k's part of period i's bar: from the sum of the series below
+ * it; false when it has none. */
+static bool
+bar_part(const struct chart_plot *p, size_t i, size_t k, double *below, double *v)
+{
+	*below = 0;
+	*v = p->values[i * p->nseries + k];
+	if (isnan(*v) || *v <= 0)
+		return false;
+	for (size_t j = 0; j < k; j++) {
+		double u = p->values[i * p->nseries + j];
+		if (!isnan(u) && u > 0)
+			*below += u;
+	}
+	return true;
+}
+
+/* The stacked bars, a path for each series (filled, hatched for every
+ * other one where the bars are wide enough for it to show), and white
+ * rules between the parts of wide bars. */
 static void
 bars(struct canvas *f, const struct chart_plot *p, const struct scale *s)
 {
-	for (size_t i = 0; i < p->nperiods; i++) {
-		double x0 = x_of(f, p->periods[i].start), x1 = x_of(f, p->periods[i].end);
-		double inset = (x1 - x0) * 0.1, sum = 0;
+	double widest = 0;
 
-		for (size_t k = 0; k < p->nseries; k++) {
-			double v = p->values[i * p->nseries + k];
-			if (isnan(v) || v <= 0)
-				continue;
-			swatch_fill(f->cr, p, k, x0 + inset, y_of(f, s, sum + v), x1 - inset,
-			            y_of(f, s, sum));
-			if (x1 - x0 > 4) {  /* a white rule between the stacked parts */
-				cairo_set_source_rgb(f->cr, 1, 1, 1);
-				cairo_set_line_width(f->cr, 0.5);
-				cairo_move_to(f->cr, x0 + inset, y_of(f, s, sum + v));
-				cairo_line_to(f->cr, x1 - inset, y_of(f, s, sum + v));
-				cairo_stroke(f->cr);
-				cairo_set_line_width(f->cr, 1);
-			}
-			sum += v;
+	for (size_t k = 0; k < p->nseries; k++) {
+		for (size_t i = 0; i < p->nperiods; i++) {
+			double x0 = x_of(f, p->periods[i].start), x1 = x_of(f, p->periods[i].end);
+			double inset = x1 - x0 >= 2 ? (x1 - x0) * 0.1 : 0, below, v;
+			widest = fmax(widest, x1 - x0);
+			if (bar_part(p, i, k, &below, &v))
+				cairo_rectangle(f->cr, x0 + inset, y_of(f, s, below + v),
+				                x1 - x0 - 2 * inset, y_of(f, s, below) - y_of(f, s, below + v));
 		}
+		set_colour(f->cr, colour(p, k));
+		cairo_fill_preserve(f->cr);
+		if (k % 2 && widest >= 3)  /* narrower, hatching is a blur */
+			hatch_path(f->cr, f->left, f->top, f->right, f->bottom);
+		cairo_new_path(f->cr);
 	}
+	if (widest <= 4)
+		return;
+	for (size_t i = 0; i < p->nperiods; i++)
+		for (size_t k = 0; k + 1 < p->nseries; k++) {
+			double x0 = x_of(f, p->periods[i].start), x1 = x_of(f, p->periods[i].end);
+			double inset = x1 - x0 >= 2 ? (x1 - x0) * 0.1 : 0, below, v;
+			if (bar_part(p, i, k, &below, &v)) {
+				cairo_move_to(f->cr, x0 + inset, y_of(f, s, below + v));
+				cairo_line_to(f->cr, x1 - inset, y_of(f, s, below + v));
+			}
+		}
+	cairo_set_source_rgb(f->cr, 1, 1, 1);
+	cairo_set_line_width(f->cr, 0.5);
+	cairo_stroke(f->cr);
+	cairo_set_line_width(f->cr, 1);
 }
 
 static void
@@ -256,12 +290,12 @@ marker(cairo_t *cr, size_t s, double x, double y)
 }
 
 static void
-line_style(cairo_t *cr, size_t s)
+line_style(cairo_t *cr, size_t s, bool dense)
 {
 	const double *d = dashes[s % (sizeof dashes / sizeof dashes[0])];
 
-	cairo_set_line_width(cr, 1.5);
-	cairo_set_dash(cr, d, d[0] > 0 ? 4 : 0, 0);
+	cairo_set_line_width(cr, dense ? 0.6 : 1.5);
+	cairo_set_dash(cr, d, d[0] > 0 && !dense ? 4 : 0, 0);
 }
 
 /* A series as a line through the periods' middles, broken where a period
@@ -273,7 +307,8 @@ line(struct canvas *f, const struct chart_plot *p, const struct scale *s, const 
 	bool joined = false;
 
 	set_colour(f->cr, rgb);
-	line_style(f->cr, k);
+	/* a point every 2 points or closer: thin, and solid (dashes would not show) */
+	line_style(f->cr, k, (f->right - f->left) / 2 < (double)p->nperiods);
 	for (size_t i = 0; i < p->nperiods; i++) {
 		double x = (x_of(f, p->periods[i].start) + x_of(f, p->periods[i].end)) / 2;
 		double val = v[i * stride];
@@ -365,7 +400,7 @@ legend(struct canvas *f, const struct chart_plot *p, const struct legend_entry *
 			break;
 		case KEY_LINE:
 			set_colour(f->cr, e[i].rgb);
-			line_style(f->cr, e[i].series);
+			line_style(f->cr, e[i].series, false);
 			cairo_move_to(f->cr, x, cy);
 			cairo_line_to(f->cr, x + 14, cy);
 			cairo_stroke(f->cr);
