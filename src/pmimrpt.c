@@ -443,9 +443,10 @@ static const struct cli_option options[] = {
 	  "partial of them all)", NULL },
 	{ .help = "Output:" },
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
-	  "{} (fixed-width pages; svg, png\n"
-	  "and pdf: charts of a report --by=interval, hour\n"
-	  "or day)", format_names },
+	  "{}:\n"
+	  "text is fixed-width pages; svg, png and pdf the\n"
+	  "charts of a report --by=interval, hour or day;\n"
+	  "html one page of the run, the charts and the table", format_names },
 	{ "chart-size", 0, required_argument, "=WxH", set_chart_size, OPT(chart_size),
 	  "a chart's size in points (default 720x432; PNG\n"
 	  "pixels twice that)", NULL },
