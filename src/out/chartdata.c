@@ -74,7 +74,8 @@ chart_data_begin(struct chart_data *d, const struct sink_column *cols, size_t n)
 	d->rank = column(cols, n, c->rank);
 	d->axis2 = c->axis2[0] ? column(cols, n, c->axis2) : NO_COLUMN;
 	if (d->source == NO_COLUMN || d->start == NO_COLUMN || d->end == NO_COLUMN ||
-	    (c->split[0] && d->split == NO_COLUMN) || (c->axis2[0] && d->axis2 == NO_COLUMN))
+	    d->rank == NO_COLUMN || (c->split[0] && d->split == NO_COLUMN) ||
+	    (c->axis2[0] && d->axis2 == NO_COLUMN))
 		return PM_E_USAGE;
 	for (size_t i = 0; i < c->nper; i++)
 		if ((d->per[i] = column(cols, n, c->per[i])) == NO_COLUMN)
@@ -232,6 +233,12 @@ size_t
 chart_data_panels(const struct chart_data *d)
 {
 	return d->npanels;
+}
+
+const char *
+chart_data_label(const struct chart_data *d, size_t i)
+{
+	return d->panels[i].label;
 }
 
 static size_t

@@ -49,6 +49,9 @@ pm_status chart_data_status(const struct chart_data *d);
 
 size_t chart_data_panels(const struct chart_data *d);
 
+/* Panel i's label, as its plot has it. */
+const char *chart_data_label(const struct chart_data *d, size_t i);
+
 /* Panel i as a plot; PM_E_NOMEM. */
 pm_status chart_data_plot(struct chart_data *d, size_t i, struct chart_plot *out);
 

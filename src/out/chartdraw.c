@@ -518,6 +518,9 @@ chart_draw(cairo_t *cr, PangoFontMap *fonts, const struct chart_plot *p, double 
 		s2 = nice_scale(axis2_max);
 		value_axis(&f, &s2, f.right, 1, c->unit2, false);
 	}
+	cairo_save(cr);  /* nothing drawn outside the plot (a negative value) */
+	cairo_rectangle(cr, f.left - 4, f.top - 4, f.right - f.left + 8, f.bottom - f.top + 4);
+	cairo_clip(cr);
 	if (stacked)
 		bars(&f, p, &s);
 	else
@@ -525,6 +528,7 @@ chart_draw(cairo_t *cr, PangoFontMap *fonts, const struct chart_plot *p, double 
 			line(&f, p, &s, p->values + k, p->nseries, k, colour(p, k), p->nperiods <= 48);
 	if (p->axis2)
 		line(&f, p, &s2, p->axis2, 1, 0, entries[n - 1 - marks].rgb, p->nperiods <= 48);
+	cairo_restore(cr);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_move_to(cr, f.left, f.top);
 	cairo_line_to(cr, f.left, f.bottom);

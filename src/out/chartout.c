@@ -162,12 +162,9 @@ static const char *const extensions[] = { "svg", "png", "pdf" };
 static void
 file_name(const struct chartout *c, size_t i, size_t k, char *out, size_t cap)
 {
-	struct chart_plot p;
-	size_t n;
+	size_t n = (size_t)snprintf(out, cap, "%s-", c->specs[i].name);
 
-	(void)chart_data_plot(c->data[i], k, &p);
-	n = (size_t)snprintf(out, cap, "%s-", c->specs[i].name);
-	for (const char *s = p.label; *s && n + 1 < cap; s++)
+	for (const char *s = chart_data_label(c->data[i], k); *s && n + 1 < cap; s++)
 		out[n++] = (char)(strchr("._-", *s) || (*s >= '0' && *s <= '9') ||
 		                  (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ? *s : '_');
 	snprintf(out + n, cap - n, ".%s", extensions[c->o.format]);
