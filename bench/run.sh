@@ -34,6 +34,10 @@
 # day: 100 systems, a day of 96 intervals each; made once, in parallel, and
 # kept in the work folder) into the waits report by day: its time and peak
 # RSS, which grow with the groups, not with the partials (0: skipped).
+# Then the charts (when pmimrpt draws them): a year of 15-minute intervals
+# of 4 sources (made once and kept in the work folder), the cpu and waits
+# reports by hour as CSV beside the same as SVG, PNG and PDF charts, a
+# chart per source (8760 points each; waits: two charts of 9 series).
 set -euo pipefail
 
 size=1G reps=5 partials=10000 builddir=. workdir=${TMPDIR:-/tmp}/pmimrpt-bench
@@ -363,4 +367,27 @@ if [ "$partials" -gt 0 ]; then
 	awk -v t="$t" -v c="$c" -v m="$m" -v n="$partials" -v b="$bytes" 'BEGIN {
 		printf "  wall %.2f s, %.0f partials/s, %.0f MB/s; cpu %.2f s; peak RSS %.1f MiB\n",
 			t, n / (t > 0 ? t : 0.001), b / (t > 0 ? t : 0.001) / 1e6, c, m / 1024 }'
+fi
+
+# The charts: a year of hourly points, 4 sources.
+year=$workdir/year-4-sources.dat
+[ -f "$year" ] || "$pmimgen" --seed=1 --sources=SYSA,SYSB,SYSC,SYSD --start="2025-01-01 00:00" \
+	--intervals=35040 -o "$year"
+rm -rf "$workdir/charts" && mkdir "$workdir/charts"
+if "$pmimrpt" -q --report=tasks --by=day --format=svg -o "$workdir/charts/" "$year" 2> /dev/null; then
+	echo "charts of a year by hour, 4 sources ($(stat -c %s "$year") bytes):"
+	printf '  %-30s %9s %7s %9s\n' command wall_s cpu_s rss_MiB
+	for report in cpu waits; do
+		for format in csv svg png pdf; do
+			out=$workdir/charts/
+			[ $format = csv ] && out=$workdir/charts/$report.csv
+			[ $format = pdf ] && out=$workdir/charts/$report.pdf
+			read -r t c m < <(measure "$pmimrpt" -q --report=$report --by=hour --max-groups=2000000 \
+				--format=$format -o "$out" "$year")
+			awk -v l="$report --format=$format" -v t="$t" -v c="$c" -v m="$m" 'BEGIN {
+				printf "  %-30s %9.2f %7.2f %9.1f\n", l, t, c, m / 1024 }'
+		done
+	done
+else
+	echo "charts: skipped (pmimrpt built without Cairo)"
 fi

@@ -45,6 +45,10 @@
 #include "core/sources.h"
 #include "out/textout.h"
 #include "outputs.h"
+#ifdef HAVE_CAIRO
+#include "out/chartout.h"
+#include "out/htmlout.h"
+#endif
 #include "core/tzone.h"
 #include "engine/counter.h"
 #include "winperf/names.h"
@@ -52,7 +56,17 @@
 
 #define PROGNAME "pmimrpt"
 
-enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON, FORMAT_SQLITE };
+enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON, FORMAT_SQLITE,
+              FORMAT_SVG, FORMAT_PNG, FORMAT_PDF, FORMAT_HTML };
+
+/* SVG, PNG and PDF: charts alone */
+static bool
+format_is_chart(enum format f)
+{
+	return f >= FORMAT_SVG && f <= FORMAT_PDF;
+}
+
+struct chart_size { unsigned width, height; };  /* points */
 
 struct options {
 	const char *report;
@@ -63,6 +77,7 @@ struct options {
 	bool by_given;
 	enum format format;
 	struct textout_opts text;
+	struct chart_size chart_size;  /* --chart-size */
 	const char *run_time;
 	const char *columns;      /* --columns, NULL: the report's own */
 	const char *timezone;     /* --timezone, NULL: none */
@@ -106,7 +121,8 @@ framing_names(size_t i)
 static const char *
 format_names(size_t i)
 {
-	static const char *const names[] = { "csv", "text", "json", "sqlite" };
+	static const char *const names[] = { "csv", "text", "json", "sqlite", "svg", "png",
+	                                     "pdf", "html" };
 	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
@@ -114,7 +130,8 @@ format_names(size_t i)
 static const char *
 format_ext(enum format f)
 {
-	static const char *const ext[] = { "csv", "csv", "txt", "jsonl", "db" };
+	static const char *const ext[] = { "csv", "csv", "txt", "jsonl", "db", "svg", "png", "pdf",
+	                                   "html" };
 	return ext[f];
 }
 
@@ -248,6 +265,26 @@ set_format(void *target, struct diag *d, const char *arg)
 		return diag_usage(d, "--format wants %s, not '%s'",
 		                  cli_name_list(format_names, false, list, sizeof list), arg);
 	*(enum format *)target = (enum format)(FORMAT_CSV + format);
+	return EXIT_CLEAN;
+}
+
+/* --chart-size=WxH, in points, each 100 to 10000. */
+static int
+set_chart_size(void *target, struct diag *d, const char *arg)
+{
+	struct chart_size *size = target;
+	const char *x = strchr(arg, 'x');
+	char w[16];
+	uint64_t wv, hv;
+
+	if (!x || (size_t)(x - arg) >= sizeof w)
+		return diag_usage(d, "--chart-size wants WxH in points, such as 720x432, not '%s'", arg);
+	memcpy(w, arg, (size_t)(x - arg));
+	w[x - arg] = '\0';
+	if (!numparse_u64(w, 10000, &wv) || !numparse_u64(x + 1, 10000, &hv) || wv < 100 ||
+	    hv < 100)
+		return diag_usage(d, "--chart-size wants WxH, each 100 to 10000 points, not '%s'", arg);
+	*size = (struct chart_size){ (unsigned)wv, (unsigned)hv };
 	return EXIT_CLEAN;
 }
 
@@ -433,7 +470,13 @@ static const struct cli_option options[] = {
 	{ "format", 0, required_argument, "=FORMAT", set_format, OPT(format),
 	  "{}: text is\n"
 	  "fixed-width pages, json a JSON object a line,\n"
-	  "sqlite a table of the database -o FILE.db", format_names },
+	  "sqlite a table of the database -o FILE.db; svg,\n"
+	  "png and pdf the charts of a report --by=interval,\n"
+	  "hour or day; html one page of the run, the charts\n"
+	  "and the table", format_names },
+	{ "chart-size", 0, required_argument, "=WxH", set_chart_size, OPT(chart_size),
+	  "a chart's size in points (default 720x432; PNG\n"
+	  "pixels twice that)", NULL },
 	{ "page-length", 0, required_argument, "=N", set_page_length, OPT(text.page_length),
 	  "lines a text page (default 60)", NULL },
 	{ "asa", 0, no_argument, NULL, cli_set_true, OPT(text.asa),
@@ -569,6 +612,11 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 		o->format = o->text.asa || o->text.encoding ? FORMAT_TEXT : FORMAT_CSV;
 	if (o->format != FORMAT_TEXT && (o->text.asa || o->text.encoding))
 		return diag_usage(d, "%s needs --format=text", o->text.asa ? "--asa" : "--output-encoding");
+#ifndef HAVE_CAIRO
+	if (o->format >= FORMAT_SVG)
+		return diag_usage(d, "--format=%s: this pmimrpt was built without Cairo and "
+		                  "Pango, which draw the charts", format_names(o->format - FORMAT_CSV));
+#endif
 	return o->format == FORMAT_SQLITE ? check_sqlite(o, d) : EXIT_CLEAN;
 }
 
@@ -643,6 +691,8 @@ describe(const struct pmint *pm, const struct schema *schema, const char *report
 	return ferror(stdout) ? EXIT_OUTPUT : EXIT_CLEAN;
 }
 
+#define SUMMARY_MAX 1024
+
 /* One ", N what" item of a summary clause, only when N is not zero. */
 static void
 summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t n,
@@ -661,13 +711,12 @@ summary_item(char *line, size_t cap, const char *clause, bool *opened, uint64_t 
  * PERF_DATA_BLOCK input, the snapshots); what was left out of the reports,
  * and why an exit 4 came, follow only when there is any. */
 static void
-print_summary(struct diag *d, const struct tally *t, const struct census *c,
-              uint64_t resets, unsigned files)
+summary_line(char line[SUMMARY_MAX], const struct tally *t, const struct census *c,
+             uint64_t resets, unsigned files)
 {
 	uint64_t smf_records = 0, pm_records = 0, snapshots = 0;
 	bool left_out = false, warned = false;
-	char line[1024];
-	int n;
+	size_t n;
 
 	for (int ty = 0; ty < 256; ty++) {
 		smf_records += t->records[KIND_SMF][ty];
@@ -675,47 +724,46 @@ print_summary(struct diag *d, const struct tally *t, const struct census *c,
 	}
 	for (size_t i = 0; i < c->nsystems; i++)
 		snapshots += c->systems[i].snapshots;
-	n = snprintf(line, sizeof line, "%u file%s, %llu bytes", files, files == 1 ? "" : "s",
+	n = (size_t)snprintf(line, SUMMARY_MAX, "%u file%s, %llu bytes", files, files == 1 ? "" : "s",
 	             (unsigned long long)t->bytes_read);
 	/* compressed inputs: the bytes read from them, and whose bytes those
 	 * were decoded into when not all of them */
 	if (t->compressed_in && t->compressed_out == t->bytes_read)
-		n += snprintf(line + n, sizeof line - (size_t)n, " (%llu compressed)",
+		n += snprintf(line + n, SUMMARY_MAX - n, " (%llu compressed)",
 		              (unsigned long long)t->compressed_in);
 	else if (t->compressed_in)
-		n += snprintf(line + n, sizeof line - (size_t)n, " (%llu of them from %llu compressed)",
+		n += snprintf(line + n, SUMMARY_MAX - n, " (%llu of them from %llu compressed)",
 		              (unsigned long long)t->compressed_out,
 		              (unsigned long long)t->compressed_in);
-	n += snprintf(line + n, sizeof line - (size_t)n, ": %llu used, %llu skipped, "
+	n += snprintf(line + n, SUMMARY_MAX - n, ": %llu used, %llu skipped, "
 	              "%llu damaged; ", (unsigned long long)t->used,
 	              (unsigned long long)t->skipped, (unsigned long long)t->damaged);
 	if (c->inputs && c->inputs == files)
-		snprintf(line + n, sizeof line - (size_t)n, "%llu snapshot%s of %zu system%s",
+		snprintf(line + n, SUMMARY_MAX - n, "%llu snapshot%s of %zu system%s",
 		         (unsigned long long)snapshots, snapshots == 1 ? "" : "s", c->nsystems,
 		         c->nsystems == 1 ? "" : "s");
 	else
-		snprintf(line + n, sizeof line - (size_t)n, "%llu SMF records (%llu spanned), "
+		snprintf(line + n, SUMMARY_MAX - n, "%llu SMF records (%llu spanned), "
 		         "%llu PM records; %llu intervals (%llu complete, %llu incomplete)",
 		         (unsigned long long)smf_records, (unsigned long long)t->spanned,
 		         (unsigned long long)pm_records,
 		         (unsigned long long)(t->intervals_complete + t->intervals_incomplete),
 		         (unsigned long long)t->intervals_complete,
 		         (unsigned long long)t->intervals_incomplete);
-	summary_item(line, sizeof line, "; left out: ", &left_out,
+	summary_item(line, SUMMARY_MAX, "; left out: ", &left_out,
 	             t->intervals_duplicate, "duplicate");
-	summary_item(line, sizeof line, "; left out: ", &left_out,
+	summary_item(line, SUMMARY_MAX, "; left out: ", &left_out,
 	             t->intervals_overlapping, "overlapping");
-	summary_item(line, sizeof line, "; left out: ", &left_out,
+	summary_item(line, SUMMARY_MAX, "; left out: ", &left_out,
 	             t->intervals_too_long, "interval records too long");
-	summary_item(line, sizeof line, "; ", &warned,
+	summary_item(line, SUMMARY_MAX, "; ", &warned,
 	             t->duplicate_parts, "duplicate parts");
-	summary_item(line, sizeof line, "; ", &warned,
+	summary_item(line, SUMMARY_MAX, "; ", &warned,
 	             t->implausible, "records with implausible figures");
 	if (c->inputs && c->inputs != files)
-		summary_item(line, sizeof line, "; ", &warned, snapshots, "snapshots");
-	summary_item(line, sizeof line, "; ", &warned, resets,
+		summary_item(line, SUMMARY_MAX, "; ", &warned, snapshots, "snapshots");
+	summary_item(line, SUMMARY_MAX, "; ", &warned, resets,
 	             "counter windows without a value (a reboot or a reset)");
-	diag_say(d, SC_OK, "%s", line);
 }
 
 /* A run that reported no interval says, in one line, what matched nothing:
@@ -771,6 +819,10 @@ struct run {
 	struct outputs outs;        /* the reports written, and their files */
 	struct output *first;       /* the one report of partials and --jobs */
 	struct sqlite_db *db;       /* --format=sqlite: a table a report */
+	const char *chart_dir;      /* -o DIR/ of charts: a file each */
+	struct outfile chart_out;   /* the one being written, */
+	char *chart_path;           /* and its name */
+	bool read_all;              /* every input was read to its end */
 	struct sources sources;
 	struct pipeline *p;
 	struct progress progress;
@@ -959,6 +1011,12 @@ load_definition(struct run *r, struct output *out)
 	if (rpt_is_series(out->def) && o->sel.complete_only)
 		return diag_usage(&r->diag, "--complete-only is for PMIM intervals, not "
 		                  "report '%s'", out->def->name);
+	if (format_is_chart(o->format) && !out->def->ncharts)
+		return diag_usage(&r->diag, "report '%s' defines no chart (see 'chart' in "
+		                  "reports/README.md)", out->def->name);
+	if (format_is_chart(o->format) && o->sel.by == BY_TOTAL)
+		return diag_usage(&r->diag, "--format=%s draws a report over time: give "
+		                  "--by=interval, hour or day", format_names(o->format - FORMAT_CSV));
 	return EXIT_CLEAN;
 }
 
@@ -1236,6 +1294,7 @@ run_prepare(struct run *r, int argc, char **argv)
 	o->sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
 	                               .to = INT64_MAX, .max_groups = 100000 };
 	o->text.page_length = 60;
+	o->chart_size = (struct chart_size){ 720, 432 };
 	if (!(o->sources = calloc((size_t)argc + 1, sizeof *o->sources))) {
 		diag_say(&r->diag, SC_INPUT, "out of memory");
 		return EXIT_INPUT;
@@ -1315,6 +1374,86 @@ open_table(struct run *r, struct output *out)
 }
 #endif
 
+#ifdef HAVE_CAIRO
+/* -o DIR/ of charts: each chart to DIR/NAME, written as -o FILE is. */
+static FILE *
+chart_file_open(void *ctx, const char *name)
+{
+	struct run *r = ctx;
+	size_t n = strlen(r->chart_dir);
+	pm_status st;
+
+	free(r->chart_path);
+	if (!(r->chart_path = malloc(n + strlen(name) + 2)))
+		return NULL;
+	sprintf(r->chart_path, "%s%s%s", r->chart_dir,
+	        n && r->chart_dir[n - 1] == '/' ? "" : "/", name);
+	if ((st = outfile_open(&r->chart_out, r->chart_path)) != PM_OK)
+		diag_say(&r->diag, SC_OUTPUT, "%s: %s", r->chart_path, strerror(errno));
+	return st == PM_OK ? r->chart_out.fp : NULL;
+}
+
+/* The chart kept when it was drawn (drawn PM_OK) and the run has not
+ * failed so far (what run_finish asks of the report's file). */
+static pm_status
+chart_file_close(void *ctx, pm_status drawn)
+{
+	struct run *r = ctx;
+	pm_status st = drawn;
+
+	if (st == PM_OK && diag_exit_code(&r->diag) < EXIT_INPUT && r->read_all)
+		st = outfile_commit(&r->chart_out);
+	else
+		outfile_abort(&r->chart_out);
+	if (st == PM_E_WRITE)
+		diag_say(&r->diag, SC_OUTPUT, "%s: %s", r->chart_path, strerror(errno));
+	return st;
+}
+#endif
+
+/* Whether -o names a folder: charts, a file each. */
+static bool
+output_is_folder(const char *path)
+{
+	struct stat sb;
+	size_t n = path ? strlen(path) : 0;
+
+	return n && (path[n - 1] == '/' || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)));
+}
+
+/* A report's writer of --format. */
+static pm_status
+open_writer(struct run *r, struct output *out)
+{
+	const struct options *o = &r->o;
+
+	switch (o->format) {
+	case FORMAT_TEXT:
+		return textout_open(&out->sink, out->out.fp, &o->text);
+	case FORMAT_JSON:
+		return jsonout_open(&out->sink, out->out.fp);
+#ifdef HAVE_CAIRO
+	case FORMAT_SVG:
+	case FORMAT_PNG:
+	case FORMAT_PDF: {
+		struct chart_opts co = { (enum chart_format)(o->format - FORMAT_SVG),
+		                         o->chart_size.width, o->chart_size.height };
+		struct chart_files files = { chart_file_open, chart_file_close, r };
+		return chartout_open(&out->sink, r->chart_dir ? NULL : out->out.fp,
+		                     r->chart_dir ? &files : NULL, out->def->charts,
+		                     out->def->ncharts, &co, &r->diag);
+	}
+	case FORMAT_HTML: {  /* charts of a report over time, and its table */
+		struct chart_opts co = { CHART_SVG, o->chart_size.width, o->chart_size.height };
+		return htmlout_open(&out->sink, out->out.fp, out->def->charts,
+		                    o->sel.by == BY_TOTAL ? 0 : out->def->ncharts, &co, &r->diag);
+	}
+#endif
+	default:
+		return csvout_open(&out->sink, out->out.fp);
+	}
+}
+
 /* One report's writer and file (or table), and the report itself. */
 static pm_status
 output_open(struct run *r, struct output *out)
@@ -1324,7 +1463,8 @@ output_open(struct run *r, struct output *out)
 	size_t bufsize = r->outs.n == 1 ? 1 << 20 : 1 << 18;
 	pm_status st;
 
-	if (!r->db) {
+	/* a folder of charts has a file a chart, not a report */
+	if (!r->db && !r->chart_dir) {
 		if (outfile_open(&out->out, out->path) != PM_OK) {
 			diag_say(&r->diag, SC_OUTPUT, "%s: %s",
 			         out->path ? out->path : "standard output", strerror(errno));
@@ -1342,10 +1482,7 @@ output_open(struct run *r, struct output *out)
 	else if (r->db && (st = open_table(r, out)) != PM_OK)
 		return st;
 #endif
-	else if (!r->db &&
-	         (st = o->format == FORMAT_TEXT ? textout_open(&out->sink, out->out.fp, &o->text)
-	               : o->format == FORMAT_JSON ? jsonout_open(&out->sink, out->out.fp)
-	               : csvout_open(&out->sink, out->out.fp)) != PM_OK)
+	else if (!r->db && (st = open_writer(r, out)) != PM_OK)
 		return st;
 	if (o->columns && (st = columns_open(&out->sink, out->sink, o->columns,
 	                                     &r->diag)) != PM_OK)
@@ -1378,6 +1515,8 @@ run_open(struct run *r)
 	if (o->format == FORMAT_SQLITE && open_database(r) != EXIT_CLEAN)
 		return diag_exit_code(&r->diag);
 #endif
+	if (format_is_chart(o->format) && output_is_folder(o->output))
+		r->chart_dir = o->output;
 	/* Progress on a terminal, or when asked; never with --quiet, nor
 	 * when threads read the inputs. */
 	progress_init(&r->progress, !o->quiet && r->jobs <= 1 &&
@@ -1478,6 +1617,16 @@ finish_database(struct run *r, pm_status st, bool read_all)
 }
 #endif
 
+/* The run's summary line. */
+static void
+run_summary(const struct run *r, char line[SUMMARY_MAX])
+{
+	summary_line(line, run_tally(r),
+	             r->o.merge || r->jobs_merged ? &r->merged_census : pipeline_census(r->p),
+	             r->o.merge || r->jobs_merged ? r->merged_resets : pipeline_resets(r->p),
+	             r->o.merge ? (unsigned)r->nmerged : (unsigned)(r->ninputs ? r->ninputs : 1));
+}
+
 /* What a partial holds: the run's sections, the time covered, and the
  * report's groups or rows. */
 struct run_partial {
@@ -1542,14 +1691,16 @@ output_finish(struct run *r, struct output *out)
 	if (r->o.partial)
 		return write_partial(r);
 	if (out->rep || out->srep) {
+		char summary[SUMMARY_MAX];
 		struct report_meta meta = {
 			.name = out->def->name, .title = out->def->title,
 			.description = out->def->description,
 			.inputs = r->o.merge ? (const char *const *)r->merged_inputs
 			          : r->ninputs ? (const char *const *)r->inputs : &stdin_name,
 			.ninputs = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1,
-			.run_time = r->when,
+			.run_time = r->when, .summary = summary, .said = r->diag.count,
 		};
+		run_summary(r, summary);
 		return out->srep ? series_report_finish(out->srep, &meta)
 		                 : report_finish(out->rep, &meta);
 	}
@@ -1580,15 +1731,20 @@ run_finish(struct run *r, bool read_all)
 	pm_status failed = PM_OK;  /* the first report that could not be written */
 	bool keep;
 
+	r->read_all = read_all;  /* a folder's charts are kept as they are drawn */
 	for (size_t i = 0; i < r->outs.n; i++) {
-		pm_status st = output_finish(r, &r->outs.o[i]);
+		struct output *out = &r->outs.o[i];
+		pm_status st = output_finish(r, out);
 		if (st != PM_OK && failed == PM_OK)
 			failed = st;
-		if (st != PM_OK && !r->db) {
-			say_write_failure(r, &r->outs.o[i], st);
-			r->outs.o[i].out_open = false;
-			outfile_abort(&r->outs.o[i].out);
-		}
+		if (st == PM_OK || r->db)
+			continue;
+		/* a writer says its usage errors, and a folder's charts their own */
+		if (st != PM_E_USAGE && !(r->chart_dir && st == PM_E_WRITE))
+			say_write_failure(r, out, st);
+		if (out->out_open)
+			outfile_abort(&out->out);
+		out->out_open = false;
 	}
 	if (!r->o.partial)  /* a partial's parts may hold nothing: the merge says */
 		say_nothing_selected(&r->diag, run_tally(r), &r->pm, &r->outs,
@@ -1968,12 +2124,11 @@ run_report(struct run *r)
 		run_finish(r, read_rc == 0);
 	}
 	diag_print_suppressed(&r->diag);
-	if (!r->o.quiet)
-		print_summary(&r->diag, run_tally(r),
-		              r->o.merge || r->jobs_merged ? &r->merged_census : pipeline_census(r->p),
-		              r->o.merge || r->jobs_merged ? r->merged_resets : pipeline_resets(r->p),
-		              r->o.merge ? (unsigned)r->nmerged
-		              : (unsigned)(r->ninputs ? r->ninputs : 1));
+	if (!r->o.quiet) {
+		char line[SUMMARY_MAX];
+		run_summary(r, line);
+		diag_say(&r->diag, SC_OK, "%s", line);
+	}
 	rc = diag_exit_code(&r->diag);
 	return read_rc < 0 && rc < EXIT_INPUT ? EXIT_INPUT : rc;
 }
@@ -1985,6 +2140,7 @@ run_close(struct run *r)
 	for (size_t i = 0; i < r->outs.n; i++)
 		if (r->outs.o[i].out_open)
 			outfile_abort(&r->outs.o[i].out);
+	free(r->chart_path);
 	pipeline_close(r->p);
 	for (size_t i = 0; i < r->outs.n; i++) {
 		struct output *out = &r->outs.o[i];

@@ -16,6 +16,8 @@ WRAP=${EXEC_WRAPPER:-}
 if [ "${VALGRIND:-0}" = 1 ]; then
 	WRAP="$WRAP valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 fi
+# LeakSanitizer (the sanitizer build) leaves out what fontconfig keeps
+export LSAN_OPTIONS="suppressions=$top_srcdir/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 rpt() { $WRAP "$PMIMRPT" "$@"; }
 gen() { $WRAP "$PMIMGEN" "$@"; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmimrpt-test.XXXXXX")

@@ -1,4 +1,5 @@
 /* cell.c: a typed cell as bytes. See cell.h. */
+#include <math.h>
 #include <string.h>
 
 #include "out/cell.h"
@@ -35,4 +36,22 @@ cell_bytes(const struct sink_cell *c, char *buf, size_t *n)
 	}
 	*n = cell_format(c, buf);
 	return buf;
+}
+
+double
+cell_real(const struct sink_cell *c)
+{
+	switch ((enum sink_kind)c->kind) {
+	case SINK_INTEGER:
+		return (double)c->v.integer;
+	case SINK_FRACTION:
+		return (double)c->v.fraction.num / (double)c->v.fraction.den;
+	case SINK_REAL:
+		return c->v.real;
+	case SINK_EMPTY:
+	case SINK_TEXT:
+	case SINK_STAMP:
+		break;
+	}
+	return NAN;
 }

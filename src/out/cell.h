@@ -21,4 +21,8 @@ size_t cell_format(const struct sink_cell *c, char *out);
  * buf (CELL_FORMAT_MAX bytes); *n gets their length. */
 const char *cell_bytes(const struct sink_cell *c, char *buf, size_t *n);
 
+/* A cell that is a figure as a double, for a chart's scale (rounded only
+ * where it is drawn); NAN for text, stamps and empty cells. */
+double cell_real(const struct sink_cell *c);
+
 #endif

@@ -75,6 +75,10 @@ struct report_meta {
 	const char *counted;        /* what intervals counts, when not PMIM
 	                               intervals ("value"); NULL: intervals */
 	const char *run_time;       /* "YYYY-MM-DD HH:MM:SS" */
+	/* the run, for a page that shows it (out/htmlout.c): its summary
+	 * line (the byte accounting) and how many of each status it said */
+	const char *summary;
+	const unsigned long *said;  /* [PM_STATUS_COUNT]; NULL: not known */
 };
 
 struct rowsink {

@@ -912,6 +912,161 @@ directive_object(struct parser *p, char **tok, size_t ntok)
 	return PM_OK;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Charts */
+
+static const struct name_value chart_kinds[] = {
+	{ "stacked-bar", CHART_STACKED_BAR }, { "line", CHART_LINE }, { NULL, 0 },
+};
+
+/* Column name of the definition's own columns, numeric or text as asked. */
+static pm_status
+chart_column(struct parser *p, const char *key, const char *name, bool numeric,
+             char dst[RPT_NAME_MAX])
+{
+	const struct rpt_def *def = p->def;
+
+	for (size_t i = 0; i < def->ncols; i++)
+		if (strcmp(def->cols[i].name, name) == 0) {
+			if ((def->cols[i].text == TEXT_NONE) != numeric)
+				return fail(p, "chart %s=%s: a %s column, not a %s one", key, name,
+				            numeric ? "text" : "figure", numeric ? "figure" : "text");
+			strcpy(dst, name);
+			return PM_OK;
+		}
+	return fail(p, "chart %s=%s: no such column above the chart", key, name);
+}
+
+/* A comma-separated list of columns into dst[max]. */
+static pm_status
+chart_columns(struct parser *p, const char *key, char *val, bool numeric,
+              char (*dst)[RPT_NAME_MAX], size_t max, size_t *n)
+{
+	char *save;
+	pm_status st;
+
+	*n = 0;
+	for (char *name = strtok_r(val, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (*n == max)
+			return fail(p, "chart %s: at most %zu columns", key, max);
+		if ((st = chart_column(p, key, name, numeric, dst[(*n)++])) != PM_OK)
+			return st;
+	}
+	return *n ? PM_OK : fail(p, "chart %s: no column", key);
+}
+
+static pm_status
+chart_text(struct parser *p, const char *key, const char *val, char *dst, size_t cap)
+{
+	if (strlen(val) >= cap)
+		return fail(p, "chart %s longer than %zu characters", key, cap - 1);
+	strcpy(dst, val);
+	return PM_OK;
+}
+
+/* labels=A,B,...: the legend's names of the series, one each. */
+static pm_status
+chart_labels(struct parser *p, struct rpt_chart *c, char *val)
+{
+	char *save;
+	size_t n = 0;
+	pm_status st;
+
+	for (char *s = strtok_r(val, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (n == RPT_MAX_SERIES)
+			return fail(p, "chart labels: at most %d", RPT_MAX_SERIES);
+		if ((st = chart_text(p, "label", s, c->labels[n++], RPT_NAME_MAX)) != PM_OK)
+			return st;
+	}
+	return PM_OK;
+}
+
+/* One key=value of a chart line. */
+static pm_status
+chart_key(struct parser *p, struct rpt_chart *c, char *key)
+{
+	char *val = strchr(key, '=');
+	size_t one;
+	uint64_t n;
+
+	if (!val)
+		return fail(p, "'%s' is not key=value", key);
+	*val++ = '\0';
+	if (strcmp(key, "series") == 0)
+		return chart_columns(p, key, val, true, c->series, RPT_MAX_SERIES, &c->nseries);
+	if (strcmp(key, "per") == 0)
+		return chart_columns(p, key, val, false, c->per, 2, &c->nper);
+	if (strcmp(key, "axis2") == 0 || strcmp(key, "split") == 0 || strcmp(key, "rank") == 0)
+		return chart_columns(p, key, val, key[0] != 's',
+		                     key[0] == 'a' ? &c->axis2 : key[0] == 's' ? &c->split
+		                                                              : &c->rank, 1, &one);
+	if (strcmp(key, "labels") == 0)
+		return chart_labels(p, c, val);
+	if (strcmp(key, "label2") == 0)
+		return chart_text(p, key, val, c->label2, sizeof c->label2);
+	if (strcmp(key, "unit") == 0)
+		return chart_text(p, key, val, c->unit, sizeof c->unit);
+	if (strcmp(key, "unit2") == 0)
+		return chart_text(p, key, val, c->unit2, sizeof c->unit2);
+	if (strcmp(key, "title") == 0)
+		return chart_text(p, key, val, c->title, sizeof c->title);
+	if (strcmp(key, "top") == 0) {
+		if (!numparse_u64(val, RPT_MAX_TOP, &n) || n == 0)
+			return fail(p, "chart top must be 1 to %d, not '%s'", RPT_MAX_TOP, val);
+		c->top = (unsigned)n;
+		return PM_OK;
+	}
+	return fail(p, "unknown chart key '%s'", key);
+}
+
+/* "chart NAME KIND key=value...", after the columns it draws. */
+static pm_status
+directive_chart(struct parser *p, char **tok, size_t ntok)
+{
+	struct rpt_def *def = p->def;
+	struct rpt_chart *c;
+	int kind;
+	pm_status st;
+
+	if (ntok < 3)
+		return fail(p, "chart wants: chart NAME stacked-bar|line series=COL,... [key=value]...");
+	if (def->ncharts == RPT_MAX_CHARTS)
+		return fail(p, "at most %d charts", RPT_MAX_CHARTS);
+	if (!name_ok(tok[1]))
+		return fail(p, "bad chart name '%s'", tok[1]);
+	if ((kind = lookup(chart_kinds, tok[2])) < 0)
+		return fail(p, "chart kind must be stacked-bar or line, not '%s'", tok[2]);
+	c = &def->charts[def->ncharts];
+	*c = (struct rpt_chart){ .kind = (enum rpt_chart_kind)kind };
+	strcpy(c->name, tok[1]);
+	for (size_t i = 3; i < ntok; i++)
+		if ((st = chart_key(p, c, tok[i])) != PM_OK)
+			return st;
+	if (!c->nseries)
+		return fail(p, "chart %s: no series=", c->name);
+	if (c->labels[0][0] && (c->split[0] || !c->labels[c->nseries - 1][0] ||
+	                        (c->nseries < RPT_MAX_SERIES && c->labels[c->nseries][0])))
+		return fail(p, "chart %s: labels= names each series= column, without split=",
+		            c->name);
+	if (c->split[0] && c->nseries != 1)
+		return fail(p, "chart %s: split= takes one series column", c->name);
+	if ((c->top || c->rank[0]) && !c->split[0])
+		return fail(p, "chart %s: top= and rank= need split=", c->name);
+	if (c->axis2[0] && (c->kind != CHART_STACKED_BAR || c->split[0]))
+		return fail(p, "chart %s: axis2= is a line over stacked bars, without split=", c->name);
+	if (!c->rank[0])
+		strcpy(c->rank, c->series[0]);
+	for (size_t i = 0; i < c->nseries; i++)
+		if (!c->labels[i][0])
+			strcpy(c->labels[i], c->series[i]);
+	if (!c->label2[0])
+		strcpy(c->label2, c->axis2);
+	if (!c->title[0])
+		strcpy(c->title, def->title);
+	def->ncharts++;
+	return PM_OK;
+}
+
 /* The directives; in_block: allowed inside "each" and "top" blocks. */
 static const struct {
 	const char *name;
@@ -925,6 +1080,7 @@ static const struct {
 	{ "rows", directive_shape, false },
 	{ "layout", directive_shape, false },
 	{ "object", directive_object, false },
+	{ "chart", directive_chart, false },
 };
 
 /* The rest of a line after its first word, for title and description. */

@@ -122,6 +122,33 @@ enum rpt_rows {
 
 enum rpt_layout { LAYOUT_TABLE, LAYOUT_FORM };
 
+#define RPT_MAX_CHARTS 4
+#define RPT_MAX_SERIES 8
+
+enum rpt_chart_kind { CHART_STACKED_BAR, CHART_LINE };
+
+/* "chart NAME KIND key=value...": what a chart format draws of the
+ * report's rows, by column names checked against the definition's
+ * columns when it is read (reports/README.md). */
+struct rpt_chart {
+	char name[RPT_NAME_MAX];
+	char title[RPT_TEXT_MAX];
+	enum rpt_chart_kind kind;
+	char series[RPT_MAX_SERIES][RPT_NAME_MAX]; /* numeric columns */
+	size_t nseries;
+	char axis2[RPT_NAME_MAX];   /* a line on a second axis; "": none */
+	char split[RPT_NAME_MAX];   /* a text column whose values are the
+	                               series (then one series column); "" */
+	char per[2][RPT_NAME_MAX];  /* text columns: a chart per value */
+	size_t nper;
+	unsigned top;               /* split: the top N series, 0: all */
+	char rank[RPT_NAME_MAX];    /* what top ranks by: its total */
+	char labels[RPT_MAX_SERIES][RPT_NAME_MAX]; /* of the series, for
+	                               the legend; "": the column's name */
+	char label2[RPT_NAME_MAX];  /* of the axis2 line */
+	char unit[RPT_NAME_MAX], unit2[RPT_NAME_MAX]; /* the axes' titles */
+};
+
 struct rpt_def {
 	char name[RPT_NAME_MAX];
 	uint64_t fingerprint;        /* FNV-1a of the definition's text */
@@ -138,6 +165,8 @@ struct rpt_def {
 	size_t ntop;
 	unsigned top_n;
 	size_t top_by;
+	struct rpt_chart charts[RPT_MAX_CHARTS];
+	size_t ncharts;
 };
 
 /* Whether def reports series (frame/series.h) rather than frames. */

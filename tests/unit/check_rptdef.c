@@ -210,7 +210,70 @@ static const struct {
 	  "t.rpt:3: column 'x' needs counter= (a row per instance)" },
 	{ "rows counter\nobject\n",
 	  "t.rpt:2: object wants one name (quote a name with blanks)" },
+	/* charts */
+	{ "column x type=MAX N=INTSYTI\nchart c pie series=x\n",
+	  "t.rpt:2: chart kind must be stacked-bar or line, not 'pie'" },
+	{ "column x type=MAX N=INTSYTI\nchart c\n",
+	  "t.rpt:2: chart wants: chart NAME stacked-bar|line series=COL,... [key=value]..." },
+	{ "column x type=MAX N=INTSYTI\nchart c line unit=s\n",
+	  "t.rpt:2: chart c: no series=" },
+	{ "chart c line series=x\ncolumn x type=MAX N=INTSYTI\n",
+	  "t.rpt:1: chart series=x: no such column above the chart" },
+	{ "rows bucket\ncolumn b text=bucket\ncolumn x type=MAX N=%H\nchart c line series=b\n",
+	  "t.rpt:4: chart series=b: a text column, not a figure one" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x split=x\n",
+	  "t.rpt:2: chart split=x: a figure column, not a text one" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x top=8\n",
+	  "t.rpt:2: chart c: top= and rank= need split=" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x axis2=x\n",
+	  "t.rpt:2: chart c: axis2= is a line over stacked bars, without split=" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x labels=a,b\n",
+	  "t.rpt:2: chart c: labels= names each series= column, without split=" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x top=0\n",
+	  "t.rpt:2: chart top must be 1 to 48, not '0'" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x colour=red\n",
+	  "t.rpt:2: unknown chart key 'colour'" },
+	{ "column x type=MAX N=INTSYTI\nchart c line series=x\nchart d line series=x\n"
+	  "chart e line series=x\nchart f line series=x\nchart g line series=x\n",
+	  "t.rpt:6: at most 4 charts" },
 };
+
+START_TEST(charts_resolved)
+{
+	const struct rpt_chart *c;
+
+	ck_assert_msg(parse(cpu_rpt) == PM_OK, "%s", err);
+	ck_assert_uint_eq(def.ncharts, 1);
+	c = &def.charts[0];
+	ck_assert_str_eq(c->name, "cpu");
+	ck_assert_int_eq(c->kind, CHART_STACKED_BAR);
+	ck_assert_uint_eq(c->nseries, 3);
+	ck_assert_str_eq(c->series[2], "srb_ziip_s");
+	ck_assert_str_eq(c->labels[1], "SRB on CP");
+	ck_assert_str_eq(c->axis2, "cpu_busy_pct");
+	ck_assert_str_eq(c->unit2, "CPU busy (%)");
+	ck_assert_msg(parse(waits_rpt) == PM_OK, "%s", err);
+	ck_assert_uint_eq(def.ncharts, 2);
+	c = &def.charts[1];
+	ck_assert_int_eq(c->kind, CHART_LINE);
+	ck_assert_str_eq(c->split, "bucket");
+	ck_assert_uint_eq(c->top, 8);
+	ck_assert_str_eq(c->rank, "total_wait_s");
+	/* defaults: rank by the series, labels the columns' names, the
+	 * report's title */
+	ck_assert_msg(parse("title T\nrows bucket\ncolumn b text=bucket\n"
+	                    "column w type=PERF_COUNTER_DELTA aggregate=total N=%T\n"
+	                    "chart c line series=w split=b\n") == PM_OK, "%s", err);
+	c = &def.charts[0];
+	ck_assert_str_eq(c->rank, "w");
+	ck_assert_str_eq(c->labels[0], "w");
+	ck_assert_str_eq(c->title, "T");
+	ck_assert_uint_eq(c->top, 0);
+	ck_assert_msg(parse(perf_rpt) == PM_OK, "%s", err);
+	ck_assert_uint_eq(def.charts[0].nper, 2);
+	ck_assert_str_eq(def.charts[0].per[1], "counter");
+}
+END_TEST
 
 START_TEST(broken_definitions)
 {
@@ -233,6 +296,7 @@ unit_suite(void)
 	tcase_add_test(core, column_resolved);
 	tcase_add_test(core, series_builtins_resolved);
 	tcase_add_test(core, each_bucket_expands);
+	tcase_add_test(core, charts_resolved);
 	tcase_add_loop_test(errors, broken_definitions, 0,
 	                    (int)(sizeof broken / sizeof broken[0]));
 	suite_add_tcase(s, core);
