@@ -59,6 +59,14 @@
 enum format { FORMAT_DEFAULT, FORMAT_CSV, FORMAT_TEXT, FORMAT_JSON, FORMAT_SQLITE,
               FORMAT_SVG, FORMAT_PNG, FORMAT_PDF, FORMAT_HTML };
 
+/* SQLite and HTML: every report of the run into the one file of -o (a
+ * table of the database, a section of the page) */
+static bool
+format_one_file(enum format f)
+{
+	return f == FORMAT_SQLITE || f == FORMAT_HTML;
+}
+
 /* SVG, PNG and PDF: charts alone */
 static bool
 format_is_chart(enum format f)
@@ -819,6 +827,9 @@ struct run {
 	struct outputs outs;        /* the reports written, and their files */
 	struct output *first;       /* the one report of partials and --jobs */
 	struct sqlite_db *db;       /* --format=sqlite: a table a report */
+	struct html_page *page;     /* --format=html: a section a report, */
+	struct outfile page_out;    /* into this file */
+	bool page_open;             /* page_out is neither kept nor given up */
 	const char *chart_dir;      /* -o DIR/ of charts: a file each */
 	struct outfile chart_out;   /* the one being written, */
 	char *chart_path;           /* and its name */
@@ -849,7 +860,7 @@ static bool
 output_is_input(struct run *r)
 {
 	for (size_t k = 0; k < r->outs.n; k++) {
-		const char *path = r->o.format == FORMAT_SQLITE ? r->o.output : r->outs.o[k].path;
+		const char *path = format_one_file(r->o.format) ? r->o.output : r->outs.o[k].path;
 		for (int i = 0; i < (r->ninputs ? r->ninputs : 1); i++) {
 			const char *input = r->ninputs ? r->inputs[i] : "-";
 			if (outfile_is_input(path, input)) {
@@ -1020,6 +1031,16 @@ load_definition(struct run *r, struct output *out)
 	return EXIT_CLEAN;
 }
 
+/* Whether -o names a folder (charts: a file each). */
+static bool
+output_is_folder(const char *path)
+{
+	struct stat sb;
+	size_t n = path ? strlen(path) : 0;
+
+	return n && (path[n - 1] == '/' || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)));
+}
+
 /* Every report's definition, what the run reads (reports of PMIM and of
  * Windows data do not share a run), and where each is written. */
 static int
@@ -1058,7 +1079,10 @@ load_definitions(struct run *r)
 	if (!pmim && (rc = load_perf_names(r)) != EXIT_CLEAN)
 		return rc;
 	/* one database holds every report's table */
-	if (o->format != FORMAT_SQLITE &&
+	if (o->format == FORMAT_HTML && output_is_folder(o->output))
+		return diag_usage(&r->diag, "--format=html writes one page, -o FILE.html, with a "
+		                  "section a report: not the directory %s", o->output);
+	if (!format_one_file(o->format) &&
 	    (rc = outputs_place(&r->outs, o->output, format_ext(o->format), &r->diag)) !=
 	    EXIT_CLEAN)
 		return rc;
@@ -1411,15 +1435,6 @@ chart_file_close(void *ctx, pm_status drawn)
 }
 #endif
 
-/* Whether -o names a folder: charts, a file each. */
-static bool
-output_is_folder(const char *path)
-{
-	struct stat sb;
-	size_t n = path ? strlen(path) : 0;
-
-	return n && (path[n - 1] == '/' || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)));
-}
 
 /* A report's writer of --format. */
 static pm_status
@@ -1445,7 +1460,7 @@ open_writer(struct run *r, struct output *out)
 	}
 	case FORMAT_HTML: {  /* charts of a report over time, and its table */
 		struct chart_opts co = { CHART_SVG, o->chart_size.width, o->chart_size.height };
-		return htmlout_open(&out->sink, out->out.fp, out->def->charts,
+		return htmlout_open(&out->sink, r->page, out->def->charts,
 		                    o->sel.by == BY_TOTAL ? 0 : out->def->ncharts, &co, &r->diag);
 	}
 #endif
@@ -1463,8 +1478,9 @@ output_open(struct run *r, struct output *out)
 	size_t bufsize = r->outs.n == 1 ? 1 << 20 : 1 << 18;
 	pm_status st;
 
-	/* a folder of charts has a file a chart, not a report */
-	if (!r->db && !r->chart_dir) {
+	/* a folder of charts has a file a chart, not a report; a database and
+	 * a page, one for them all */
+	if (!r->db && !r->chart_dir && !r->page) {
 		if (outfile_open(&out->out, out->path) != PM_OK) {
 			diag_say(&r->diag, SC_OUTPUT, "%s: %s",
 			         out->path ? out->path : "standard output", strerror(errno));
@@ -1517,6 +1533,20 @@ run_open(struct run *r)
 #endif
 	if (format_is_chart(o->format) && output_is_folder(o->output))
 		r->chart_dir = o->output;
+#ifdef HAVE_CAIRO
+	if (o->format == FORMAT_HTML) {
+		if (outfile_open(&r->page_out, o->output) != PM_OK) {
+			diag_say(&r->diag, SC_OUTPUT, "%s: %s", o->output ? o->output
+			         : "standard output", strerror(errno));
+			return EXIT_OUTPUT;
+		}
+		r->page_open = true;
+		if (html_page_open(&r->page, r->page_out.fp) != PM_OK) {
+			diag_say(&r->diag, SC_INPUT, "out of memory");
+			return EXIT_INPUT;
+		}
+	}
+#endif
 	/* Progress on a terminal, or when asked; never with --quiet, nor
 	 * when threads read the inputs. */
 	progress_init(&r->progress, !o->quiet && r->jobs <= 1 &&
@@ -1714,6 +1744,42 @@ output_finish(struct run *r, struct output *out)
 	return inventory_write(out->out.fp, t);
 }
 
+#ifdef HAVE_CAIRO
+/* --format=html: the page, with what the run said, kept when the run
+ * exits 0 or 4 (st: the first report that could not be written). */
+static void
+finish_page(struct run *r, pm_status st, bool read_all)
+{
+	static const char *const stdin_name = "-";
+	char summary[SUMMARY_MAX], title[256] = "";
+	struct report_meta m = {
+		.inputs = r->o.merge ? (const char *const *)r->merged_inputs
+		          : r->ninputs ? (const char *const *)r->inputs : &stdin_name,
+		.ninputs = r->o.merge ? r->nmerged : r->ninputs ? (size_t)r->ninputs : 1,
+		.run_time = r->when, .summary = summary, .said = r->diag.count,
+	};
+
+	run_summary(r, summary);
+	if (r->outs.n == 1)
+		snprintf(title, sizeof title, "%s", r->first->def->title);
+	else
+		for (size_t i = 0; i < r->outs.n; i++)
+			snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s",
+			         i ? ", " : "pmimrpt: ", output_name(&r->outs.o[i]));
+	if (st == PM_OK)
+		st = html_page_write(r->page, title, &m);
+	r->page_open = false;
+	if (st == PM_OK && ((diag_exit_code(&r->diag) < EXIT_INPUT && read_all) ||
+	                    !outfile_replaces(&r->page_out)))
+		st = outfile_commit(&r->page_out);
+	else
+		outfile_abort(&r->page_out);
+	if (st != PM_OK && st != PM_E_USAGE)
+		diag_at(&r->diag, st == PM_E_NOMEM ? st : PM_E_WRITE, DIAG_NO_OFFSET, "%s: %s",
+		        r->o.output ? r->o.output : "standard output", strerror(errno));
+}
+#endif
+
 /* Why a write failed, naming the output. */
 static void
 say_write_failure(struct run *r, const struct output *out, pm_status st)
@@ -1737,7 +1803,7 @@ run_finish(struct run *r, bool read_all)
 		pm_status st = output_finish(r, out);
 		if (st != PM_OK && failed == PM_OK)
 			failed = st;
-		if (st == PM_OK || r->db)
+		if (st == PM_OK || r->db || r->page)
 			continue;
 		/* a writer says its usage errors, and a folder's charts their own */
 		if (st != PM_E_USAGE && !(r->chart_dir && st == PM_E_WRITE))
@@ -1756,6 +1822,10 @@ run_finish(struct run *r, bool read_all)
 	}
 #else
 	(void)failed;
+#endif
+#ifdef HAVE_CAIRO
+	if (r->page)
+		finish_page(r, failed, read_all);
 #endif
 	keep = diag_exit_code(&r->diag) < EXIT_INPUT && read_all;
 	for (size_t i = 0; i < r->outs.n; i++) {
@@ -2115,6 +2185,9 @@ run_report(struct run *r)
 	progress_erase(&r->progress);
 	if (r->diag.count[PM_E_PERF_REPORT]) {
 		/* a report of PMIM figures on Windows data: none at all */
+		if (r->page_open)
+			outfile_abort(&r->page_out);
+		r->page_open = false;
 		for (size_t i = 0; i < r->outs.n; i++) {
 			if (r->outs.o[i].out_open)
 				outfile_abort(&r->outs.o[i].out);
@@ -2141,6 +2214,8 @@ run_close(struct run *r)
 		if (r->outs.o[i].out_open)
 			outfile_abort(&r->outs.o[i].out);
 	free(r->chart_path);
+	if (r->page_open)
+		outfile_abort(&r->page_out);
 	pipeline_close(r->p);
 	for (size_t i = 0; i < r->outs.n; i++) {
 		struct output *out = &r->outs.o[i];
@@ -2152,6 +2227,9 @@ run_close(struct run *r)
 	}
 #ifdef HAVE_SQLITE
 	sqlite_db_close(r->db);  /* after its tables' sinks */
+#endif
+#ifdef HAVE_CAIRO
+	html_page_free(r->page);
 #endif
 	outputs_free(&r->outs);
 	sources_free(&r->sources);

@@ -148,6 +148,31 @@ has_line "$tmp/faults.html" "^$(cat "$tmp/missing.want")$" "HTML: the warnings b
 if grep -q '<svg' "$tmp/faults.html"; then fail "HTML --by=total: the table alone"
 else pass "HTML --by=total: the table alone"; fi
 
+# Several reports, one page: the run's summary once, then a section each in
+# the order given, their rows the CSV's, every id once
+expect_rc 0 rpt --report=cpu,waits,summary --by=hour --format=html -o "$tmp/run.html" \
+	"$data/sample-smf-bdw.dat"
+tail -1 "$tmp/last.err" | sed 's/^pmimrpt: //' > "$tmp/run-summary.txt"
+if xmllint --noout "$tmp/run.html" 2> "$tmp/xmllint.err"; then pass "xmllint: the page of three reports"
+else fail "xmllint: the page of three reports"; head -3 "$tmp/xmllint.err"; fi
+grep -o '<h2>[^<]*</h2>' "$tmp/run.html" > "$tmp/h2.got"
+printf '<h2>The run</h2>\n<h2>CPU</h2>\n<h2>Wait buckets</h2>\n<h2>Summary</h2>\n' > "$tmp/h2.want"
+same "$tmp/h2.want" "$tmp/h2.got" "one page: the run, then cpu, waits and summary in that order"
+has_line "$tmp/run.html" "^<p>$(cat "$tmp/run-summary.txt")</p>\$" "one page: the run's summary line"
+rows=0
+for r in cpu waits summary; do
+	rpt -q --report=$r --by=hour "$data/sample-smf-bdw.dat" > "$tmp/$r.csv"
+	rows=$((rows + $(wc -l < "$tmp/$r.csv") - 1))
+done
+[ "$(grep -c '^<tr[ >]' "$tmp/run.html")" -eq $((rows + 3)) ] &&
+	pass "one page: a table row for each CSV row, a heading row each ($rows rows)" ||
+	fail "one page: $(grep -c '^<tr[ >]' "$tmp/run.html") table rows, wanted $((rows + 3))"
+grep -o ' id="[^"]*"' "$tmp/run.html" | sort | uniq -d > "$tmp/ids.twice"
+[ -s "$tmp/ids.twice" ] && fail "one page: ids given twice: $(head -3 "$tmp/ids.twice")" ||
+	pass "one page: no id twice among the charts of the reports"
+expect_rc 12 rpt --report=cpu,waits --by=hour --format=html -o "$tmp/pages/" "$data/sample-smf-bdw.dat"
+has_line "$tmp/last.err" "writes one page" "--format=html into a directory: refused"
+
 # usage errors, before anything is read
 expect_rc 12 rpt --report=cpu --format=svg "$data/sample-smf-rdw.dat"
 has_line "$tmp/last.err" "^pmimrpt: --format=svg draws a report over time: give --by=interval, hour or day" \

@@ -13,12 +13,19 @@ struct membuf {
 	size_t len;
 };
 
+/* The page of a run: each report's section, kept until the run's summary
+ * is known, then the page written whole. */
+struct html_page {
+	FILE *fp;
+	struct membuf sections;
+	unsigned drawn;            /* charts so far, for their ids */
+};
+
 struct htmlout {
 	struct rowsink sink;  /* first: the sink is the writer */
-	FILE *fp;
+	struct html_page *page;
 	struct rowsink *charts;    /* NULL: no charts */
 	struct membuf table, figures, chart;
-	unsigned drawn;            /* charts so far, for their ids */
 	const struct sink_column *cols;
 	size_t ncols;
 };
@@ -120,7 +127,7 @@ put_inline(struct htmlout *h, const char *svg, size_t n)
 			    memcmp(p, refs[k], strlen(refs[k])) == 0)
 				break;
 		if (k < sizeof refs / sizeof refs[0]) {
-			fprintf(fp, "%sc%u-", refs[k], h->drawn);
+			fprintf(fp, "%sc%u-", refs[k], h->page->drawn);
 			p += strlen(refs[k]);
 		} else {
 			putc(*p++, fp);
@@ -139,7 +146,7 @@ chart_close(void *ctx, pm_status drawn)
 		return drawn;
 	if (!kept)
 		return PM_E_NOMEM;
-	h->drawn++;
+	h->page->drawn++;
 	put_inline(h, h->chart.buf, h->chart.len);
 	return PM_OK;
 }
@@ -147,7 +154,7 @@ chart_close(void *ctx, pm_status drawn)
 static void
 write_section(struct htmlout *h, const struct report_meta *m)
 {
-	FILE *fp = h->fp;
+	FILE *fp = h->page->sections.fp;
 
 	fputs("<section class=\"report\">\n<h2>", fp);
 	html_text(fp, m->title, strlen(m->title));
@@ -170,11 +177,8 @@ end(struct rowsink *s, const struct report_meta *m)
 		return st;
 	if (!membuf_close(&h->table) || !membuf_close(&h->figures))
 		return PM_E_NOMEM;
-	html_page_begin(h->fp, m->title);
-	html_run_summary(h->fp, m);
 	write_section(h, m);
-	html_page_end(h->fp);
-	return ferror(h->fp) ? PM_E_WRITE : PM_OK;
+	return ferror(h->page->sections.fp) ? PM_E_NOMEM : PM_OK;
 }
 
 static void
@@ -191,8 +195,44 @@ close_sink(struct rowsink *s)
 }
 
 pm_status
-htmlout_open(struct rowsink **out, FILE *fp, const struct rpt_chart *charts, size_t ncharts,
-             const struct chart_opts *o, struct diag *d)
+html_page_open(struct html_page **out, FILE *fp)
+{
+	struct html_page *p = calloc(1, sizeof *p);
+
+	*out = NULL;
+	if (!p || !membuf_open(&p->sections)) {
+		free(p);
+		return PM_E_NOMEM;
+	}
+	p->fp = fp;
+	*out = p;
+	return PM_OK;
+}
+
+pm_status
+html_page_write(struct html_page *p, const char *title, const struct report_meta *m)
+{
+	if (!membuf_close(&p->sections))
+		return PM_E_NOMEM;
+	html_page_begin(p->fp, title);
+	html_run_summary(p->fp, m);
+	fwrite(p->sections.buf, 1, p->sections.len, p->fp);
+	html_page_end(p->fp);
+	return ferror(p->fp) ? PM_E_WRITE : PM_OK;
+}
+
+void
+html_page_free(struct html_page *p)
+{
+	if (!p)
+		return;
+	membuf_free(&p->sections);
+	free(p);
+}
+
+pm_status
+htmlout_open(struct rowsink **out, struct html_page *page, const struct rpt_chart *charts,
+             size_t ncharts, const struct chart_opts *o, struct diag *d)
 {
 	struct htmlout *h = calloc(1, sizeof *h);
 	struct chart_opts svg = *o;
@@ -202,7 +242,7 @@ htmlout_open(struct rowsink **out, FILE *fp, const struct rpt_chart *charts, siz
 	if (!h)
 		return PM_E_NOMEM;
 	h->sink = (struct rowsink){ begin, row, end, close_sink };
-	h->fp = fp;
+	h->page = page;
 	svg.format = CHART_SVG;
 	if (!membuf_open(&h->table) || !membuf_open(&h->figures) ||
 	    (ncharts && chartout_open(&h->charts, NULL, &files, charts, ncharts, &svg, d) != PM_OK)) {
