@@ -1473,6 +1473,8 @@ open_writer(struct run *r, struct output *out)
 static pm_status
 output_open(struct run *r, struct output *out)
 {
+	/* standard output's, static: stdio may still flush it at exit */
+	static char stdout_buf[1 << 20];
 	const struct options *o = &r->o;
 	/* one large buffer for one report; several share what it was */
 	size_t bufsize = r->outs.n == 1 ? 1 << 20 : 1 << 18;
@@ -1487,7 +1489,9 @@ output_open(struct run *r, struct output *out)
 			return PM_E_OPEN;
 		}
 		out->out_open = true;
-		if ((out->buf = malloc(bufsize)))
+		if (out->out.fp == stdout)
+			setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
+		else if ((out->buf = malloc(bufsize)))
 			setvbuf(out->out.fp, out->buf, _IOFBF, bufsize);
 	}
 	if (!out->def)
