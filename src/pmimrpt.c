@@ -1863,11 +1863,14 @@ kind_refused(struct run *r)
 		return false;
 	for (int i = 0; i < r->ninputs; i++) {
 		struct input in;
+		struct stat sb;
 		ssize_t n;
 		bool perf = r->o.pipe.framing == FRAMING_PERF, looked = false;
+		/* a pipe's bytes would be gone, and a named pipe opened and
+		 * closed would end its writer: regular files only */
 		if (r->o.pipe.framing == FRAMING_AUTO && strcmp(r->inputs[i], "-") != 0 &&
+		    stat(r->inputs[i], &sb) == 0 && S_ISREG(sb.st_mode) &&
 		    input_open_path(&in, r->inputs[i]) == PM_OK) {
-			/* a pipe's bytes would be gone: regular files only */
 			looked = in.size >= 0;
 			n = looked ? input_peek(&in, head, sizeof head) : 0;
 			perf = n > 0 && wp_stream_detect(span_make(head, (size_t)n));

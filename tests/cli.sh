@@ -225,4 +225,18 @@ printf 'column tasks type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INT#TSTR+IN
 rpt --report-dir="$tmp/defs" --describe > "$tmp/describe"
 has_line "$tmp/describe" "^tasks  *tasks  *PERF_COUNTER_LARGE_DELTA  *N=INT#TSTR+INT#TEND\$" \
 	"--describe: a definition of --report-dir"
+# A named pipe is opened once: a run that opened it to look at its first
+# bytes and closed it again ended its writer (SIGPIPE) and then waited for
+# another that never came. The report is the file's.
+mkfifo "$tmp/named.pipe"
+(cat "$sample" > "$tmp/named.pipe" 2>/dev/null &)
+rc=0
+timeout 60 $WRAP "$PMIMRPT" -q --report=waits "$tmp/named.pipe" > "$tmp/pipe.csv" 2>/dev/null || rc=$?
+rpt -q --report=waits "$sample" > "$tmp/pipe.want" 2>/dev/null
+if [ $rc -eq 0 ] && cmp -s "$tmp/pipe.want" "$tmp/pipe.csv"; then
+	pass "a named pipe read once: the file's report"
+else
+	fail "a named pipe: exit $rc (124: it waited for a writer that was gone)"
+fi
+
 finish
