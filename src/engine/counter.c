@@ -215,17 +215,21 @@ take_tb(struct counter_acc *acc, uint64_t tb)
 	acc->tb_max = max_u64(acc->tb_max, tb);
 }
 
-static pm_status
-no_value(struct counter_acc *acc)
+/* With batch, the window is one of a feed's (feed_windows): the caller
+ * counts the windows and takes the time base once for all of them. */
+ACC_INLINE pm_status
+no_value(struct counter_acc *acc, const bool batch)
 {
-	counter_acc_add_none(acc);
+	acc->windows += !batch;
+	acc->no_value++;
 	return PM_E_NO_VALUE;
 }
 
 /* One switch on the formula: whether counter_calc would give w a value (see
  * counter.h), then the sums the formula keeps. */
 ACC_INLINE pm_status
-acc_add(struct counter_acc *acc, unsigned op, const struct counter_window *w)
+acc_add(struct counter_acc *acc, unsigned op, const struct counter_window *w,
+        const bool batch)
 {
 	switch (op) {
 	case HIDDEN:
@@ -235,55 +239,58 @@ acc_add(struct counter_acc *acc, unsigned op, const struct counter_window *w)
 		break;
 	case CF_RATE:
 		if (w->d == 0 || w->tb == 0)
-			return no_value(acc);
+			return no_value(acc, batch);
 		add_u64(&acc->sum_d, w->d, &acc->overflow);
-		take_tb(acc, w->tb);
+		if (!batch)
+			take_tb(acc, w->tb);
 		break;
 	case CF_RATIO:
 		if (w->d == 0 || (types[acc->type].inverse && w->n > w->d))
-			return no_value(acc);
+			return no_value(acc, batch);
 		add_u64(&acc->sum_d, w->d, &acc->overflow);
 		break;
 	case CF_MULTI:
 		if (w->d == 0 || w->b == 0 ||
 		    (types[acc->type].inverse && exceeds(w->n, w->b, w->d)))
-			return no_value(acc);
+			return no_value(acc, batch);
 		add_u64(&acc->sum_d, w->d, &acc->overflow);
 		take_newest_b(acc, w->b, w->when);
 		break;
 	case CF_FRACTION:
 		if (w->db == 0)
-			return no_value(acc);
+			return no_value(acc, batch);
 		add_u64(&acc->sum_db, w->db, &acc->overflow);
 		break;
 	case CF_AVG_TIMER:
 		if (w->db == 0 || w->tb == 0)
-			return no_value(acc);
+			return no_value(acc, batch);
 		add_u64(&acc->sum_db, w->db, &acc->overflow);
-		take_tb(acc, w->tb);
+		if (!batch)
+			take_tb(acc, w->tb);
 		break;
 	case CF_RAW_FRACTION:
 		if (w->b == 0)
-			return no_value(acc);
-		acc->windows++;
+			return no_value(acc, batch);
+		acc->windows += !batch;
 		add_ratio(acc, w->n, w->b);
 		return PM_OK;
 	case CF_ELAPSED:
 		if (w->n == 0 || w->n > w->d || w->tb == 0)
-			return no_value(acc);
-		acc->windows++;
+			return no_value(acc, batch);
+		acc->windows += !batch;
 		acc->min_n = min_u64(acc->min_n, w->n);
 		acc->max_d = max_u64(acc->max_d, w->d);
-		take_tb(acc, w->tb);
+		if (!batch)
+			take_tb(acc, w->tb);
 		return PM_OK;
 	case CF_MAX:
-		acc->windows++;
+		acc->windows += !batch;
 		acc->max_n = max_u64(acc->max_n, w->n);
 		return PM_OK;
 	case CF_NONE:
-		return no_value(acc);
+		return no_value(acc, batch);
 	}
-	acc->windows++;
+	acc->windows += !batch;
 	add_u64(&acc->sum_n, w->n, &acc->overflow);
 	return PM_OK;
 }
@@ -291,7 +298,7 @@ acc_add(struct counter_acc *acc, unsigned op, const struct counter_window *w)
 pm_status
 counter_acc_add(struct counter_acc *acc, const struct counter_window *w)
 {
-	return acc_add(acc, formula(acc->type), w);
+	return acc_add(acc, formula(acc->type), w, false);
 }
 
 void
@@ -320,18 +327,21 @@ acc_copy(struct counter_acc *dst, const struct counter_acc *src)
 }
 
 /* The windows of win[0..nwin) into acc, for feed f of formula op; with
- * checked false, every window has what f needs. */
+ * checked false, every window has what f needs. Every window is counted,
+ * with a value or without (HIDDEN's only without), and the feed's time
+ * base is taken once if any had a value: not per window. */
 ACC_INLINE void
 feed_windows(struct counter_acc *acc, const struct counter_feed *f,
 	     const struct counter_figures *win, size_t nwin, const unsigned op,
 	     const bool checked)
 {
+	uint64_t none = acc->no_value;
+
 	for (size_t k = 0; k < nwin; k++) {
 		const uint64_t *x = win[k].x;
 		struct counter_window w;
 
 		if (checked && (win[k].have & f->need) != f->need) {
-			acc->windows++;
 			acc->no_value++;
 			continue;
 		}
@@ -340,8 +350,11 @@ feed_windows(struct counter_acc *acc, const struct counter_feed *f,
 		w.b = w.db = x[f->b];
 		w.tb = f->tb;
 		w.when = win[k].when;
-		(void)acc_add(acc, op, &w);
+		(void)acc_add(acc, op, &w, true);
 	}
+	acc->windows += op == HIDDEN ? acc->no_value - none : nwin;
+	if (uses_tb(op) && acc->no_value - none < nwin)
+		take_tb(acc, f->tb);
 }
 
 /* The feeds [i, end), which share the formula op: the constant makes
@@ -627,7 +640,7 @@ counter_window_fraction(enum counter_type t, const struct counter_window *w,
 	struct counter_acc acc;
 
 	acc_init(&acc, t);
-	(void)acc_add(&acc, formula(t), w);
+	(void)acc_add(&acc, formula(t), w, false);
 	return acc_fraction(&acc, num, den);
 }
 
