@@ -33,19 +33,6 @@ too_long(struct pm_stage *s, uint64_t offset, size_t bytes, int64_t length)
 	damaged(s, PM_E_INTERVAL_TOO_LONG, offset, bytes, detail);
 }
 
-/* Whether any of the checks below may fail, tested without a branch on
- * the figures: nearly every bucket passes, and every bucket of every part
- * is asked. Wait time with no waits is a sum above highest x 0; a product
- * past 2**64 is above any sum. */
-static bool
-maybe_implausible(uint64_t sum, uint64_t high, uint64_t count)
-{
-	uint64_t most;
-	bool past = __builtin_mul_overflow(high, count, &most);
-
-	return (high > sum) | (!past & (sum > most));
-}
-
 /* Figures that contradict each other: the highest wait above the sum, wait
  * time with no waits, an average above the highest (sum > highest x
  * count). Not the interval's length: the sum adds up tasks that wait at
@@ -63,7 +50,7 @@ check_buckets(struct pm_stage *s, unsigned part, const uint64_t *v,
 		uint64_t sum = v[bf->sum], high = v[bf->high], count = v[bf->count];
 		const struct cb_bucket *b;
 
-		if (!maybe_implausible(sum, high, count))
+		if (!pmint_bucket_suspect(sum, high, count))
 			continue;
 		said = true;
 		b = &pm->lay.buckets[bf->bucket];
@@ -166,6 +153,7 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 	const struct pmint *pm = s->pm;
 	struct pm_part p = { source, h->sdate, h->stime, h->edate, h->etime, 0, 0,
 	                     h->seq, PM_OK, s->figures, offset };
+	bool suspect;
 	pm_status st;
 
 	if (h->seq == 0 || h->seq > pm->nparts) {
@@ -174,7 +162,7 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 	}
 	if (!part_times(s, &p, rec.len))
 		return;
-	p.decoded = pmint_part_decode(pm, h, rec, s->figures);
+	p.decoded = pmint_part_decode(pm, h, rec, s->figures, &suspect);
 	st = reasm_part(s->reasm, &p);
 	if (st == PM_E_SHORT_PART) {
 		damaged(s, st, offset, rec.len, NULL);
@@ -185,7 +173,7 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h->seq, rec.len);
 	if (h->version != pm->current_version)
 		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h->version);
-	if (st != PM_E_DUPLICATE_PART && check_buckets(s, h->seq, s->figures, offset))
+	if (suspect && st != PM_E_DUPLICATE_PART && check_buckets(s, h->seq, s->figures, offset))
 		s->tally->implausible++;
 }
 

@@ -163,6 +163,76 @@ build_items(struct pmint *pm, char *err, size_t errlen)
 	return PM_OK;
 }
 
+/* The bucket of part p whose sum is field f, when its triple lies as
+ * the runs of buckets need it: slots and bytes in order, fullwords. */
+static const struct pm_bucket_fields *
+bucket_at(const struct pmint *pm, unsigned p, size_t f)
+{
+	const struct cb_field *fs = pm->lay.fields;
+
+	for (size_t i = 0; i < pm->nbuckets[p]; i++) {
+		const struct pm_bucket_fields *bf = &pm->buckets[p][i];
+		if (bf->sum == f && bf->high == f + 1 && bf->count == f + 2 &&
+		    fs[f + 1].offset == fs[f].offset + 4 && fs[f + 2].offset == fs[f].offset + 8)
+			return bf;
+	}
+	return NULL;
+}
+
+/* Part p's items as runs, in the order they lie: buckets one after
+ * another (the next sum four slots and 12 bytes on), else a run goes on
+ * while the next item has its width (4 or 8), the next slot and the next
+ * offset. A bucket that lies otherwise is decoded as items, and its
+ * part's buckets are then all checked (check_always). */
+static void
+part_runs(struct pmint *pm, unsigned p, struct pm_run *r)
+{
+	size_t n = 0, nb = 0;
+
+	for (size_t i = 0; i < pm->nitems[p]; i++) {
+		const struct pm_item *it = &pm->items[p][i];
+		struct pm_run *last = n ? &r[n - 1] : NULL;
+
+		if (bucket_at(pm, p, it->field)) {
+			nb++;
+			if (last && last->width == 0 && it->field == last->field + 4 * last->count &&
+			    it->offset == last->offset + 12 * last->count)
+				last->count++;
+			else
+				r[n++] = (struct pm_run){ it->field, it->offset, 1, 0 };
+			i += 2;
+		} else if (last && (it->width == 4 || it->width == 8) &&
+		           it->width == last->width && it->field == last->field + last->count &&
+		           it->offset == last->offset + last->count * last->width) {
+			last->count++;
+		} else {
+			r[n++] = (struct pm_run){ it->field, it->offset, 1, it->width };
+		}
+	}
+	pm->nruns[p] = n;
+	pm->check_always[p] = nb < pm->nbuckets[p];
+}
+
+static pm_status
+build_runs(struct pmint *pm, char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	for (unsigned p = 0; p < CB_MAX_PARTS; p++)
+		n += pm->nitems[p];
+	if (!(pm->run_store = calloc(n ? n : 1, sizeof *pm->run_store))) {
+		snprintf(err, errlen, "%s: no memory for its tables", pm->lay.file);
+		return PM_E_NOMEM;
+	}
+	n = 0;
+	for (unsigned p = 0; p < CB_MAX_PARTS; p++) {
+		pm->runs[p] = pm->run_store + n;
+		part_runs(pm, p, pm->runs[p]);
+		n += pm->nruns[p];
+	}
+	return PM_OK;
+}
+
 /* A part's figures are copied as one block (items_first): no field of
  * another part may lie among them. */
 static pm_status
@@ -258,7 +328,8 @@ bind_layout(struct pmint *pm, const char *file, char *err, size_t errlen)
 	for (unsigned p = 1; p <= pm->nparts; p++)
 		pm->part_len[p] = pm->lay.part_end[p] > pm->header_len ?
 		                  pm->lay.part_end[p] : pm->header_len;
-	if ((st = build_items(pm, err, errlen)) != PM_OK)
+	if ((st = build_items(pm, err, errlen)) != PM_OK ||
+	    (st = build_runs(pm, err, errlen)) != PM_OK)
 		return st;
 	return check_parts_together(pm, err, errlen);
 }
@@ -284,12 +355,15 @@ pmint_free(struct pmint *pm)
 	layout_free(&pm->lay);
 	free(pm->item_store);
 	free(pm->bucket_store);
+	free(pm->run_store);
 	pm->item_store = NULL;
 	pm->bucket_store = NULL;
+	pm->run_store = NULL;
 	for (unsigned p = 0; p < CB_MAX_PARTS; p++) {
 		pm->items[p] = NULL;
 		pm->buckets[p] = NULL;
-		pm->nitems[p] = pm->nbuckets[p] = 0;
+		pm->runs[p] = NULL;
+		pm->nitems[p] = pm->nbuckets[p] = pm->nruns[p] = 0;
 	}
 }
 
@@ -396,30 +470,46 @@ pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
 
 pm_status
 pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
-                  struct span rec, uint64_t *values)
+                  struct span rec, uint64_t *values, bool *suspect)
 {
 	unsigned p = h->seq;
+	bool any = false;
 
+	*suspect = false;
 	if (p == 0 || p > pm->nparts)
 		return PM_E_BAD_SEQUENCE;
 	if (rec.len < pm->part_len[p])
 		return PM_E_SHORT_PART;
 	/* The length check above covers every item (part_len is the end of
 	 * the part's last), so fullwords and doublewords, nearly all of them,
-	 * are loaded without a check of their own, in runs: a loop each;
-	 * other widths one at a time, through the getter. */
-	for (const struct pm_item *it = pm->items[p], *end = it + pm->nitems[p];
-	     it < end;) {
-		for (; it < end && it->width == 4; it++)
-			values[it->field] = be_load32(rec.p + it->offset);
-		for (; it < end && it->width == 8; it++)
-			values[it->field] = be_load64(rec.p + it->offset);
-		if (it < end && it->width != 4 && it->width != 8) {
-			(void)be_uint(span_sub(rec, it->offset, it->width), 0, it->width,
-			              &values[it->field]);
-			it++;
+	 * are loaded without a check of their own, a loop a run; other widths
+	 * one at a time, through the getter. */
+	for (const struct pm_run *r = pm->runs[p], *end = r + pm->nruns[p]; r < end; r++) {
+		const uint8_t *b = rec.p + r->offset;
+		uint64_t *v = values + r->field;
+
+		switch (r->width) {
+		case 0:
+			for (size_t k = 0; k < r->count; k++, b += 12, v += 4) {
+				v[0] = be_load32(b);
+				v[1] = be_load32(b + 4);
+				v[2] = be_load32(b + 8);
+				any |= pmint_bucket_suspect(v[0], v[1], v[2]);
+			}
+			break;
+		case 4:
+			for (size_t k = 0; k < r->count; k++)
+				v[k] = be_load32(b + 4 * k);
+			break;
+		case 8:
+			for (size_t k = 0; k < r->count; k++)
+				v[k] = be_load64(b + 8 * k);
+			break;
+		default:
+			(void)be_uint(span_sub(rec, r->offset, r->width), 0, r->width, v);
 		}
 	}
+	*suspect = any || pm->check_always[p];
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
 }
 

@@ -43,6 +43,17 @@ struct pm_item {
 	uint8_t width;
 };
 
+/* Items of a part that lie back to back, decoded in one loop: fullwords
+ * or doublewords in consecutive value slots (any other width is a run of
+ * one), or wait buckets, each a label and its triple of fullwords (sum,
+ * highest, count: 12 bytes, four slots), checked as they are decoded. */
+struct pm_run {
+	uint16_t field;  /* the first item's value slot (a bucket's sum) */
+	uint16_t offset;
+	uint16_t count;  /* items, or buckets */
+	uint8_t width;   /* 0: buckets */
+};
+
 /* The header fields, in pmint.head. */
 enum pm_head_field {
 	PM_HEAD_LEN, PM_HEAD_TYPE, PM_HEAD_SEQ, PM_HEAD_VER, PM_HEAD_SDATE,
@@ -71,6 +82,9 @@ struct pmint {
 	struct pm_item *items[CB_MAX_PARTS]; /* sized from the layout, in one
 	                                       allocation (item_store) */
 	size_t nitems[CB_MAX_PARTS];
+	struct pm_run *runs[CB_MAX_PARTS];   /* the items as runs (run_store) */
+	size_t nruns[CB_MAX_PARTS];
+	bool check_always[CB_MAX_PARTS]; /* a bucket of the part lies apart */
 	/* the layout indices [first, end) of each part's items: what is
 	 * copied of a decoded part, in one block (no field of another part
 	 * lies between) */
@@ -81,6 +95,7 @@ struct pmint {
 	struct pm_bucket_fields *buckets[CB_MAX_PARTS];
 	size_t nbuckets[CB_MAX_PARTS];
 	struct pm_item *item_store;
+	struct pm_run *run_store;
 	struct pm_bucket_fields *bucket_store;
 };
 
@@ -123,12 +138,26 @@ pm_status pmint_header_at(const struct pmint *pm, struct span bytes,
 pm_status pmint_header_read(const struct pmint *pm, struct span rec,
                             struct pm_header *h);
 
+/* Whether a bucket's figures may contradict each other (the checks of
+ * pm_stage.c), tested without a branch: nearly every bucket passes, and
+ * every bucket of every part is asked. Wait time with no waits is a sum
+ * above highest x 0; a product past 2**64 is above any sum. */
+static inline bool
+pmint_bucket_suspect(uint64_t sum, uint64_t high, uint64_t count)
+{
+	uint64_t most;
+	bool past = __builtin_mul_overflow(high, count, &most);
+
+	return (high > sum) | (!past & (sum > most));
+}
+
 /* Decode the fields of part h->seq from rec into values[field index].
  * Returns PM_E_BAD_SEQUENCE for an unknown part, PM_E_SHORT_PART when rec is
  * shorter than the part's layout (nothing decoded), PM_E_LONG_PART when it
- * is longer (known fields decoded), otherwise PM_OK. */
+ * is longer (known fields decoded), otherwise PM_OK. *suspect: whether a
+ * bucket of the part decoded may be implausible (pmint_bucket_suspect). */
 pm_status pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
-                            struct span rec, uint64_t *values);
+                            struct span rec, uint64_t *values, bool *suspect);
 
 /* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
 unsigned pmint_all_parts(const struct pmint *pm);

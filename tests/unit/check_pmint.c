@@ -9,6 +9,7 @@
 
 static struct pmint pm;
 static uint64_t values[CB_MAX_FIELDS];
+static bool suspect;
 
 static void
 setup(void)
@@ -72,7 +73,7 @@ START_TEST(part1_fields)
 	struct pm_header h;
 	size_t n = part1(r);
 	ck_assert_int_eq(pmint_header_read(&pm, span_make(r, n), &h), PM_OK);
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, n), values), PM_OK);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, n), values, &suspect), PM_OK);
 	ck_assert_uint_eq(value_of("INT#TSTR"), 1234);
 	ck_assert_uint_eq(value_of("INT#TEND"), 1230);
 	ck_assert_uint_eq(value_of("INTTIMSY"), 98765);
@@ -91,7 +92,7 @@ START_TEST(part3_tod)
 	put_be(r + 0x20, 8, 0x0000123456789ABCULL); /* INTSYTI */
 	put_be(r + 0x30, 8, 4096000000ULL);         /* INTZPTI: one second */
 	put_be(r + 0x48, 8, 0xFFFFFFFFFFFFFFFFULL); /* INTENTI */
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, sizeof r), values), PM_OK);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, sizeof r), values, &suspect), PM_OK);
 	ck_assert_uint_eq(value_of("INTSYTI"), 0x0000123456789ABCULL);
 	ck_assert_uint_eq(value_of("INTZPTI"), 4096000000ULL);
 	ck_assert_uint_eq(value_of("INTENTI"), 0xFFFFFFFFFFFFFFFFULL);
@@ -104,20 +105,61 @@ START_TEST(lengths)
 	struct pm_header h = { 0xF4, 5, 2, 1, 0, 0, 0, 0 };
 	memset(r, 0, sizeof r);
 	put_be(r + 0xF0, 4, 77);                   /* INTXLI#, part 2's last field */
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0xF4), values), PM_OK);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0xF4), values, &suspect), PM_OK);
 	ck_assert_uint_eq(value_of("INTXLI#"), 77);
 	/* one byte short of X'F4': damaged, nothing decoded */
 	memset(values, 0, sizeof values);
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0xF3), values), PM_E_SHORT_PART);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0xF3), values, &suspect), PM_E_SHORT_PART);
 	ck_assert_uint_eq(value_of("INTXLI#"), 0);
 	/* longer than the layout: known fields decoded, and said */
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_LONG_PART);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values, &suspect), PM_E_LONG_PART);
 	ck_assert_uint_eq(value_of("INTXLI#"), 77);
 	/* unknown part */
 	h.seq = 4;
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values, &suspect), PM_E_BAD_SEQUENCE);
 	h.seq = 0;
-	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values), PM_E_BAD_SEQUENCE);
+	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values, &suspect), PM_E_BAD_SEQUENCE);
+}
+END_TEST
+
+/* Every bucket of every part, each put in turn against the plausibility
+ * rules (highest above the sum; wait time with no waits; the sum above
+ * highest x count) among buckets that keep them: the part is suspect
+ * exactly when one bucket breaks one, and the figures are decoded. */
+static void
+put_bucket(uint8_t *r, const struct cb_bucket *b, uint32_t sum, uint32_t high, uint32_t count)
+{
+	put_be(r + pm.lay.fields[b->sum].offset, 4, sum);
+	put_be(r + pm.lay.fields[b->high].offset, 4, high);
+	put_be(r + pm.lay.fields[b->count].offset, 4, count);
+}
+
+START_TEST(suspect_buckets)
+{
+	static const uint32_t broken[3][3] = { { 100, 200, 20 }, { 100, 10, 0 }, { 300, 10, 20 } };
+	uint8_t r[0x200];
+
+	ck_assert_uint_ge(pm.lay.nbuckets, 34);
+	for (size_t i = 0; i < pm.lay.nbuckets; i++) {
+		const struct cb_bucket *b = &pm.lay.buckets[i];
+		struct pm_header h = { (uint32_t)pm.part_len[b->part], 5, b->part, 1, 0, 0, 0, 0 };
+		struct span rec = span_make(r, pm.part_len[b->part]);
+
+		memset(r, 0, sizeof r);
+		for (size_t j = 0; j < pm.lay.nbuckets; j++)
+			if (pm.lay.buckets[j].part == b->part)
+				put_bucket(r, &pm.lay.buckets[j], 100, 10, 20);
+		ck_assert_int_eq(pmint_part_decode(&pm, &h, rec, values, &suspect), PM_OK);
+		ck_assert_msg(!suspect, "bucket %s", b->label);
+		for (size_t k = 0; k < 3; k++) {
+			put_bucket(r, b, broken[k][0], broken[k][1], broken[k][2]);
+			ck_assert_int_eq(pmint_part_decode(&pm, &h, rec, values, &suspect), PM_OK);
+			ck_assert_msg(suspect, "bucket %s, rule %zu", b->label, k);
+			ck_assert_uint_eq(values[b->sum], broken[k][0]);
+			ck_assert_uint_eq(values[b->high], broken[k][1]);
+			ck_assert_uint_eq(values[b->count], broken[k][2]);
+		}
+	}
 }
 END_TEST
 
@@ -143,6 +185,7 @@ unit_suite(void)
 	tcase_add_test(tc, part1_fields);
 	tcase_add_test(tc, part3_tod);
 	tcase_add_test(tc, lengths);
+	tcase_add_test(tc, suspect_buckets);
 	tcase_add_test(tc, peek);
 	suite_add_tcase(s, tc);
 	return s;

@@ -195,7 +195,7 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 	/* decoded as the PM stage does, then handed on */
 	p = (struct pm_part){ source, h.sdate, h.stime, h.edate, h.etime, start, end,
 	                      h.seq, PM_OK, figures, t->next_offset };
-	p.decoded = pmint_part_decode(&pm, &h, rec, figures);
+	p.decoded = pmint_part_decode(&pm, &h, rec, figures, &(bool){ false });
 	st = reasm_part(t->r, &p);
 	t->next_offset += REC_STRIDE;
 	return st;
