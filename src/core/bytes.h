@@ -110,6 +110,23 @@ be_load64(const uint8_t *p)
 	return (uint64_t)be_load32(p) << 32 | be_load32(p + 4);
 }
 
+/* An unsigned number of width 1 to 8 bytes, without a check. */
+static inline uint64_t
+be_load(const uint8_t *p, unsigned width)
+{
+	uint64_t v = 0;
+
+	switch (width) {
+	case 1: return p[0];
+	case 2: return (uint64_t)p[0] << 8 | p[1];
+	case 4: return be_load32(p);
+	case 8: return be_load64(p);
+	}
+	for (unsigned i = 0; i < width; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
 /* Little-endian getters (PERF_DATA_BLOCKs): byte by byte as the others,
  * so a big-endian host reads them identically. */
 static inline bool

@@ -269,6 +269,8 @@ bind_head(struct pmint *pm, char *err, size_t errlen)
 		pm->head[i].field = (uint16_t)index[i];
 		pm->head[i].offset = (uint16_t)f->offset;
 		pm->head[i].width = (uint8_t)f->length;
+		if (pm->head_end < f->offset + f->length)
+			pm->head_end = f->offset + f->length;
 	}
 	return PM_OK;
 }
@@ -435,26 +437,27 @@ pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *ty
 	return PM_OK;
 }
 
+/* Header field i of a record known to hold them all. */
+static uint64_t
+head_load(const struct pmint *pm, enum pm_head_field i, const uint8_t *p)
+{
+	return be_load(p + pm->head[i].offset, pm->head[i].width);
+}
+
 pm_status
 pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
-	uint64_t len, type, seq, ver, sdate, stime, edate, etime;
-
-	if (!field_u(pm, PM_HEAD_LEN, rec, &len) || !field_u(pm, PM_HEAD_TYPE, rec, &type) ||
-	    !field_u(pm, PM_HEAD_SEQ, rec, &seq) || !field_u(pm, PM_HEAD_VER, rec, &ver) ||
-	    !field_u(pm, PM_HEAD_SDATE, rec, &sdate) ||
-	    !field_u(pm, PM_HEAD_STIME, rec, &stime) ||
-	    !field_u(pm, PM_HEAD_EDATE, rec, &edate) ||
-	    !field_u(pm, PM_HEAD_ETIME, rec, &etime))
+	/* checked once for every field: every interval record passes here */
+	if (rec.len < pm->head_end)
 		return PM_E_SHORT_PART;
-	h->length = (size_t)len;
-	h->type = (unsigned)type;
-	h->seq = (unsigned)seq;
-	h->version = (unsigned)ver;
-	h->sdate = (uint32_t)sdate;
-	h->stime = (uint32_t)stime;
-	h->edate = (uint32_t)edate;
-	h->etime = (uint32_t)etime;
+	h->length = (size_t)head_load(pm, PM_HEAD_LEN, rec.p);
+	h->type = (unsigned)head_load(pm, PM_HEAD_TYPE, rec.p);
+	h->seq = (unsigned)head_load(pm, PM_HEAD_SEQ, rec.p);
+	h->version = (unsigned)head_load(pm, PM_HEAD_VER, rec.p);
+	h->sdate = (uint32_t)head_load(pm, PM_HEAD_SDATE, rec.p);
+	h->stime = (uint32_t)head_load(pm, PM_HEAD_STIME, rec.p);
+	h->edate = (uint32_t)head_load(pm, PM_HEAD_EDATE, rec.p);
+	h->etime = (uint32_t)head_load(pm, PM_HEAD_ETIME, rec.p);
 	return PM_OK;
 }
 

@@ -73,6 +73,12 @@ START_TEST(loads)
 		ck_assert(be_u32(span_make(b, sizeof b), off, &w));
 		ck_assert_uint_eq(be_load32(b + off), w);
 	}
+	ck_assert_uint_eq(be_load(b + 1, 1), 0x81);
+	ck_assert_uint_eq(be_load(b + 1, 2), 0x8102);
+	ck_assert_uint_eq(be_load(b + 1, 3), 0x8102C3);
+	ck_assert_uint_eq(be_load(b + 3, 4), 0xC304F506u);
+	ck_assert_uint_eq(be_load(b + 2, 6), UINT64_C(0x02C304F50607));
+	ck_assert_uint_eq(be_load(b + 2, 8), UINT64_C(0x02C304F5060788FF));
 }
 END_TEST
 
