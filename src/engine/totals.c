@@ -1,0 +1,311 @@
+/* totals.c: feeds added through the totals of their figures. See totals.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/totals.h"
+
+/* The formula of a feed the plan can add, or CF_NONE. */
+static unsigned
+plan_formula(const struct counter_feed *f)
+{
+	const struct counter_type_info *ti = counter_type_info((enum counter_type)f->type);
+
+	if (!ti || !ti->displayed)
+		return CF_NONE;
+	switch (ti->formula) {
+	case CF_RAW: case CF_DELTA: case CF_MAX: case CF_RATE: case CF_FRACTION:
+	case CF_AVG_TIMER:
+		return ti->formula;
+	default:
+		return CF_NONE;
+	}
+}
+
+static bool
+uses_tb(unsigned op)
+{
+	return op == CF_RATE || op == CF_AVG_TIMER;
+}
+
+/* The divisor of a formula that skips a window whose divisor is 0. */
+static bool
+divides(unsigned op, const struct counter_feed *f, uint16_t *slot)
+{
+	if (op == CF_RATE)
+		*slot = f->d;
+	else if (op == CF_FRACTION || op == CF_AVG_TIMER)
+		*slot = f->b;
+	else
+		return false;
+	return true;
+}
+
+/* The marked slots of mark[0..nmark) as a list, ascending (those of the
+ * second vector rebased to it); index[slot] their places in it. */
+static bool
+slot_list(struct totals_slots *l, const bool *mark, size_t nmark, uint16_t split,
+          uint16_t *index)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < nmark; s++)
+		n += mark[s];
+	if (!(l->slot = calloc(n ? n : 1, sizeof *l->slot)))
+		return false;
+	l->n = l->nfirst = 0;
+	for (size_t s = 0; s < nmark; s++)
+		if (mark[s]) {
+			index[s] = (uint16_t)l->n;
+			l->slot[l->n++] = (uint16_t)(s < split ? s : s - split);
+			l->nfirst += s < split;
+		}
+	return true;
+}
+
+/* The pairs (divisor z, N): each zero slot's N slots, once each. */
+static bool
+pair_list(struct counter_plan *p, struct totals_feed *tf, size_t ntf, const uint16_t *zero_of)
+{
+	size_t at = 0;
+
+	p->pair_n = calloc(ntf ? ntf : 1, sizeof *p->pair_n);
+	p->pair_start = calloc(p->zeros.n + 1, sizeof *p->pair_start);
+	if (!p->pair_n || !p->pair_start)
+		return false;
+	for (size_t z = 0; z < p->zeros.n; z++) {
+		p->pair_start[z] = at;
+		for (size_t i = 0; i < ntf; i++) {
+			uint16_t c;
+			size_t q;
+
+			if (!divides(tf[i].op, &tf[i].feed, &c) || zero_of[c] != z)
+				continue;
+			for (q = p->pair_start[z]; q < at && p->pair_n[q] != tf[i].feed.n; q++)
+				;
+			if (q == at)
+				p->pair_n[at++] = tf[i].feed.n;
+			tf[i].zero = (uint16_t)z;
+			tf[i].pair = (uint16_t)q;
+		}
+	}
+	p->pair_start[p->zeros.n] = p->npairs = at;
+	return true;
+}
+
+pm_status
+counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size_t count,
+                  uint16_t split, struct counter_feed *rest, size_t *nrest)
+{
+	size_t nmark = 1;
+	bool *is_sum = NULL, *is_max = NULL, *is_zero = NULL;
+	uint16_t *sum_of = NULL, *max_of = NULL, *zero_of = NULL;
+	bool ok;
+
+	memset(p, 0, sizeof *p);
+	p->split = split;
+	*nrest = 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t top = feeds[i].n > feeds[i].d ? feeds[i].n : feeds[i].d;
+		top = top > feeds[i].b ? top : feeds[i].b;
+		nmark = top + 1 > nmark ? top + 1 : nmark;
+	}
+	p->feeds = calloc(count ? count : 1, sizeof *p->feeds);
+	is_sum = calloc(nmark, sizeof *is_sum);
+	is_max = calloc(nmark, sizeof *is_max);
+	is_zero = calloc(nmark, sizeof *is_zero);
+	sum_of = calloc(nmark, sizeof *sum_of);
+	max_of = calloc(nmark, sizeof *max_of);
+	zero_of = calloc(nmark, sizeof *zero_of);
+	ok = p->feeds && is_sum && is_max && is_zero && sum_of && max_of && zero_of;
+	for (size_t i = 0; ok && i < count; i++) {
+		unsigned op = plan_formula(&feeds[i]);
+		uint16_t c;
+
+		if (op == CF_NONE) {
+			rest[(*nrest)++] = feeds[i];
+			continue;
+		}
+		p->feeds[p->nfeeds++] = (struct totals_feed){ .feed = feeds[i], .op = (uint8_t)op };
+		p->need |= feeds[i].need;
+		if (op == CF_MAX) {
+			is_max[feeds[i].n] = true;
+			continue;
+		}
+		is_sum[feeds[i].n] = true;
+		if (divides(op, &feeds[i], &c))
+			is_sum[c] = is_zero[c] = true;
+	}
+	ok = ok && slot_list(&p->sums, is_sum, nmark, split, sum_of) &&
+	     slot_list(&p->maxes, is_max, nmark, split, max_of) &&
+	     slot_list(&p->zeros, is_zero, nmark, split, zero_of) &&
+	     pair_list(p, p->feeds, p->nfeeds, zero_of);
+	for (size_t i = 0; ok && i < p->nfeeds; i++) {
+		struct totals_feed *tf = &p->feeds[i];
+		uint16_t c;
+
+		tf->sum_n = sum_of[tf->feed.n];
+		tf->max = max_of[tf->feed.n];
+		if (divides(tf->op, &tf->feed, &c))
+			tf->sum_c = sum_of[c];
+	}
+	p->words = 1 + 2 * p->sums.n + p->maxes.n + p->zeros.n + 2 * p->npairs;
+	free(is_sum);
+	free(is_max);
+	free(is_zero);
+	free(sum_of);
+	free(max_of);
+	free(zero_of);
+	if (!ok) {
+		counter_plan_free(p);
+		return PM_E_NOMEM;
+	}
+	return PM_OK;
+}
+
+void
+counter_plan_free(struct counter_plan *p)
+{
+	free(p->feeds);
+	free(p->sums.slot);
+	free(p->maxes.slot);
+	free(p->zeros.slot);
+	free(p->pair_n);
+	free(p->pair_start);
+	memset(p, 0, sizeof *p);
+}
+
+/* A group's words, by what they hold. */
+struct words {
+	uint64_t *windows, *lo, *carry, *max, *zero, *pair_lo, *pair_carry;
+};
+
+static struct words
+words_of(const struct counter_plan *p, uint64_t *t)
+{
+	struct words w = { t, t + 1, NULL, NULL, NULL, NULL, NULL };
+
+	w.carry = w.lo + p->sums.n;
+	w.max = w.carry + p->sums.n;
+	w.zero = w.max + p->maxes.n;
+	w.pair_lo = w.zero + p->zeros.n;
+	w.pair_carry = w.pair_lo + p->npairs;
+	return w;
+}
+
+/* x[slot] added to lo and carry for the slots [from, to) of a list. */
+static inline void
+add_sums(uint64_t *lo, uint64_t *carry, const uint16_t *slot, size_t from, size_t to,
+         const uint64_t *x)
+{
+	for (size_t i = from; i < to; i++) {
+		uint64_t v = x[slot[i]], s = lo[i] + v;
+		carry[i] += s < v;
+		lo[i] = s;
+	}
+}
+
+static inline void
+take_maxes(uint64_t *max, const uint16_t *slot, size_t from, size_t to, const uint64_t *x)
+{
+	for (size_t i = from; i < to; i++) {
+		uint64_t v = x[slot[i]];
+		max[i] = v > max[i] ? v : max[i];
+	}
+}
+
+/* The zero windows of the divisor slots [from, to) of a list, read from
+ * x, and the sums of their pairs' N (rare: a bucket without waits). */
+static inline void
+count_zeros(const struct counter_plan *p, const struct words *w, size_t from, size_t to,
+            const uint64_t *x, const uint64_t *first, const uint64_t *second)
+{
+	for (size_t z = from; z < to; z++) {
+		if (x[p->zeros.slot[z]] != 0)
+			continue;
+		w->zero[z]++;
+		for (size_t q = p->pair_start[z], end = p->pair_start[z + 1]; q < end; q++) {
+			uint16_t n = p->pair_n[q];
+			uint64_t v = n < p->split ? first[n] : second[n - p->split];
+			uint64_t s = w->pair_lo[q] + v;
+
+			w->pair_carry[q] += s < v;
+			w->pair_lo[q] = s;
+		}
+	}
+}
+
+void
+counter_totals_add(const struct counter_plan *p, uint64_t *t, const uint64_t *first,
+                   const uint64_t *second)
+{
+	struct words w = words_of(p, t);
+
+	(*w.windows)++;
+	add_sums(w.lo, w.carry, p->sums.slot, 0, p->sums.nfirst, first);
+	add_sums(w.lo, w.carry, p->sums.slot, p->sums.nfirst, p->sums.n, second);
+	take_maxes(w.max, p->maxes.slot, 0, p->maxes.nfirst, first);
+	take_maxes(w.max, p->maxes.slot, p->maxes.nfirst, p->maxes.n, second);
+	count_zeros(p, &w, 0, p->zeros.nfirst, first, first, second);
+	count_zeros(p, &w, p->zeros.nfirst, p->zeros.n, second, first, second);
+}
+
+static counter_u128
+total(uint64_t lo, uint64_t carry)
+{
+	return (counter_u128)carry << 64 | lo;
+}
+
+/* *sum += v modulo 2^64, a carry remembered: what adding its terms one
+ * by one gives. */
+static void
+add_total(uint64_t *sum, counter_u128 v, bool *overflow)
+{
+	counter_u128 r = (counter_u128)*sum + v;
+
+	*sum = (uint64_t)r;
+	*overflow |= (r >> 64) != 0;
+}
+
+static void
+fold_feed(const struct totals_feed *tf, const struct words *w, struct counter_acc *acc)
+{
+	uint64_t windows = *w->windows, none;
+
+	acc->windows += windows;
+	switch (tf->op) {
+	case CF_RAW:
+	case CF_DELTA:
+		add_total(&acc->sum_n, total(w->lo[tf->sum_n], w->carry[tf->sum_n]),
+		          &acc->overflow);
+		return;
+	case CF_MAX:
+		acc->max_n = w->max[tf->max] > acc->max_n ? w->max[tf->max] : acc->max_n;
+		return;
+	}
+	if (uses_tb(tf->op) && tf->feed.tb == 0) {
+		acc->no_value += windows;
+		return;
+	}
+	none = w->zero[tf->zero];
+	acc->no_value += none;
+	add_total(&acc->sum_n, total(w->lo[tf->sum_n], w->carry[tf->sum_n]) -
+	                       total(w->pair_lo[tf->pair], w->pair_carry[tf->pair]),
+	          &acc->overflow);
+	add_total(&acc->sum_d, total(w->lo[tf->sum_c], w->carry[tf->sum_c]), &acc->overflow);
+	if (uses_tb(tf->op) && none < windows) {
+		acc->tb_min = tf->feed.tb < acc->tb_min ? tf->feed.tb : acc->tb_min;
+		acc->tb_max = tf->feed.tb > acc->tb_max ? tf->feed.tb : acc->tb_max;
+	}
+}
+
+void
+counter_totals_fold(const struct counter_plan *p, uint64_t *t, struct counter_acc *accs)
+{
+	struct words w = words_of(p, t);
+
+	if (*w.windows == 0)
+		return;
+	for (size_t i = 0; i < p->nfeeds; i++)
+		fold_feed(&p->feeds[i], &w, &accs[p->feeds[i].feed.acc]);
+	memset(t, 0, p->words * sizeof *t);
+}
