@@ -90,18 +90,14 @@ metric_bind(struct metric_cell *cell, const struct rpt_column *c,
 	cell->simple = n && d && b;
 }
 
-void
-metric_frame_set(struct metric_frame *f, const struct schema *s,
-                 const struct metric_slots *slots, const struct frame *fr,
-                 unsigned uses)
+unsigned
+metric_frame_extras(uint64_t *extra, const struct schema *s, const struct metric_slots *slots,
+                    const struct frame *fr, unsigned uses)
 {
-	uint64_t *virt = f->x + slots->virt, *sums = f->x + slots->sums;
+	uint64_t *virt = extra, *sums = extra + (slots->sums - slots->virt);
 	bool complete = schema_frame_complete(s, fr);
 	bool valid = fr->start >= 0 && fr->end >= fr->start;
 
-	memcpy(f->x, fr->x, s->nfigures * sizeof f->x[0]);
-	f->have = (fr->have & ~METRIC_VALID) | (valid ? METRIC_VALID : 0);
-	f->end = (uint64_t)fr->end;
 	virt[TERM_FIGURE] = 0;
 	/* @duration is read only of a valid frame */
 	virt[TERM_DURATION] = valid ? (uint64_t)(fr->end - fr->start) : 0;
@@ -110,15 +106,30 @@ metric_frame_set(struct metric_frame *f, const struct schema *s,
 	virt[TERM_INCOMPLETE] = !complete;
 	virt[TERM_START] = (uint64_t)fr->start;
 	virt[TERM_END] = (uint64_t)fr->end;
-	/* PMIM's are fullwords: 48 of them cannot pass 2**64 */
-	for (size_t k = 0; k < s->nsums; k++)
+	/* PMIM's are fullwords: 48 of them cannot pass 2**64. In locals: a
+	 * store through sums could change the schema's counts. */
+	for (size_t k = 0, nrows = s->family.nrows; k < s->nsums; k++)
 		if (uses & (1u << k)) {
+			const struct schema_row *rows = s->family.rows;
+			const uint64_t *x = fr->x;
 			unsigned m = s->sums[k].member;
+			uint64_t sum = 0;
 
-			sums[k] = 0;
-			for (size_t i = 0; i < s->family.nrows; i++)
-				sums[k] += fr->x[s->family.rows[i].figure[m]];
+			for (size_t i = 0; i < nrows; i++)
+				sum += x[rows[i].figure[m]];
+			sums[k] = sum;
 		}
+	return (fr->have & ~METRIC_VALID) | (valid ? METRIC_VALID : 0);
+}
+
+void
+metric_frame_set(struct metric_frame *f, const struct schema *s,
+                 const struct metric_slots *slots, const struct frame *fr,
+                 unsigned uses)
+{
+	memcpy(f->x, fr->x, s->nfigures * sizeof f->x[0]);
+	f->have = metric_frame_extras(f->x + slots->virt, s, slots, fr, uses);
+	f->end = (uint64_t)fr->end;
 }
 
 /* N (k 0), D (1) or B (2) of a column whose references add terms or

@@ -16,7 +16,10 @@
  * METRIC_BATCH frames of one group back and adds them together: the engine
  * then reads and writes each accumulator once for all of them
  * (counter_feed_add), which is most of the cost of a report of many
- * columns.
+ * columns. The simple columns of the formulas that only add go through
+ * the totals of the figures they read instead (engine/totals.h): each
+ * figure added once a frame, where the frame holds it, whatever the
+ * number of columns that read it (metric_frame_extras gives the rest).
  *
  * Values: the engine's average function (counter_acc_value) decides
  * whether there is one; the figure handed to the writer is the same
@@ -93,6 +96,12 @@ enum counter_type metric_acc_type(const struct rpt_column *c);
 void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
                  const struct schema *s, const struct metric_slots *slots,
                  int row, size_t acc, unsigned *uses);
+
+/* The virtual figures of fr and the sums in uses, extra[0] being slot
+ * slots->virt; returns its flags: its groups, and METRIC_VALID. */
+unsigned metric_frame_extras(uint64_t *extra, const struct schema *s,
+                             const struct metric_slots *slots, const struct frame *fr,
+                             unsigned uses);
 
 /* Fill f from fr: its figures, the virtual ones, and the sums in uses. */
 void metric_frame_set(struct metric_frame *f, const struct schema *s,

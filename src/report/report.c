@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/totals.h"
 #include "report/metric.h"
 #include "report/report.h"
 #include "report/rowrec.h"
@@ -40,6 +41,15 @@ struct report {
 	/* what a frame adds: every accumulator of a group that keeps
 	 * figures, bound to its column and row */
 	struct metric_adder adder;
+	/* a frame with every group: the adder's simple columns of the
+	 * formulas that only add through the totals of a plan, one vector
+	 * of words a group (totals, plan.words each), and the others
+	 * (rest, whose cells are the adder's) one by one */
+	struct counter_plan plan;
+	struct metric_adder rest;
+	uint64_t *totals;
+	uint64_t *extra;       /* a frame's virtual figures and sums */
+	bool batch_rest;       /* the frames held back are for rest */
 	/* a streamed row's figures, rows x columns: each the frame alone,
 	 * formatted without an accumulator */
 	struct metric_cell *direct;
@@ -147,18 +157,51 @@ static void
 flush(struct report *r)
 {
 	if (r->nframes > 0)
-		metric_add(&r->accs[r->batch_acc], &r->adder, r->frames, r->nframes);
+		metric_add(&r->accs[r->batch_acc], r->batch_rest ? &r->rest : &r->adder,
+		           r->frames, r->nframes);
 	r->nframes = 0;
 }
 
-/* Add fr to the group whose accumulators start at acc, held back until
- * the batch is full or a frame of another group comes. */
+/* The totals of the group whose accumulators start at acc. */
+static uint64_t *
+totals_of(const struct report *r, size_t acc)
+{
+	return r->totals + acc / r->stride * r->plan.words;
+}
+
+/* Everything added so far in the accumulators, before they are read. */
+static void
+settle(struct report *r)
+{
+	flush(r);
+	for (size_t g = 0; g < r->ngroups && r->plan.nfeeds; g++)
+		counter_totals_fold(&r->plan, totals_of(r, r->groups[g].acc),
+		                    &r->accs[r->groups[g].acc]);
+}
+
+/* Add fr to the group whose accumulators start at acc: a frame with
+ * every group the plan needs to its totals, the columns that the plan
+ * does not take (or all, for other frames) held back until the batch is
+ * full or a frame of another group, or for the other adder, comes. */
 static void
 add_frame(struct report *r, size_t acc, const struct frame *fr)
 {
-	if (r->nframes > 0 && acc != r->batch_acc)
+	const struct metric_adder *a = &r->adder;
+	bool rest = false;
+
+	if (r->plan.nfeeds &&
+	    (metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses) & r->plan.need) ==
+	    r->plan.need) {
+		counter_totals_add(&r->plan, totals_of(r, acc), fr->x, r->extra);
+		a = &r->rest;
+		rest = true;
+		if (a->nfeeds == 0 && a->ncells == 0)
+			return;
+	}
+	if (r->nframes > 0 && (acc != r->batch_acc || rest != r->batch_rest))
 		flush(r);
 	r->batch_acc = acc;
+	r->batch_rest = rest;
 	metric_frame_set(&r->frames[r->nframes++], r->schema, &r->slots, fr, r->uses);
 	if (r->nframes == METRIC_BATCH)
 		flush(r);
@@ -366,6 +409,10 @@ grow(struct report *r)
 		if (!a)
 			return false;
 		r->accs = a;
+		uint64_t *t = realloc(r->totals, cap * r->plan.words * sizeof *t + 1);
+		if (!t)
+			return false;
+		r->totals = t;
 		r->cap = cap;
 	}
 	if ((r->ngroups + 1) * 2 > r->index_size) {
@@ -408,6 +455,7 @@ find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
 	*g = (struct group){ source, period, r->ngroups * r->stride };
 	index_put(r, r->ngroups++);
 	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
+	memset(totals_of(r, g->acc), 0, r->plan.words * sizeof *r->totals);
 	*acc = g->acc;
 	return true;
 }
@@ -666,6 +714,30 @@ bind_columns(struct report *r)
 	build_out(r);
 }
 
+/* The plan of the grouped reports' columns (a streamed row's are the
+ * frame alone), and room for the totals of the groups. */
+static pm_status
+plan_columns(struct report *r)
+{
+	pm_status st;
+
+	r->rest = r->adder;
+	if (!(r->rest.feeds = calloc(r->stride, sizeof *r->rest.feeds)) ||
+	    !(r->extra = calloc(r->slots.count - r->slots.virt + 1, sizeof *r->extra)))
+		return PM_E_NOMEM;
+	if (r->stream) {
+		r->rest.nfeeds = 0;
+		return PM_OK;
+	}
+	if ((st = counter_plan_init(&r->plan, r->adder.feeds, r->adder.nfeeds,
+	                            (uint16_t)r->slots.virt, r->rest.feeds,
+	                            &r->rest.nfeeds)) != PM_OK)
+		return st;
+	counter_feed_sort(r->rest.feeds, r->rest.nfeeds);
+	r->totals = malloc(r->cap * r->plan.words * sizeof *r->totals + 1);
+	return r->totals ? PM_OK : PM_E_NOMEM;
+}
+
 pm_status
 report_open(struct report **out, const struct rpt_def *def,
             const struct schema *s, const struct sources *src,
@@ -697,6 +769,10 @@ report_open(struct report **out, const struct rpt_def *def,
 		return st;
 	}
 	bind_columns(r);
+	if ((st = plan_columns(r)) != PM_OK) {
+		report_close(r);
+		return st;
+	}
 	if ((st = sink->begin(sink, r->out, r->nout, def->layout == LAYOUT_FORM)) != PM_OK) {
 		report_close(r);
 		return st;
@@ -746,7 +822,7 @@ report_export(struct report *r, struct pwriter *w)
 {
 	uint64_t words[COUNTER_ACC_WORDS];
 
-	flush(r);
+	settle(r);
 	pw_section(w, counts_tag);
 	pw_uint(w, 8, r->offered);
 	pw_uint(w, 8, r->of_sources);
@@ -868,7 +944,7 @@ report_import(struct report *r, const struct partial *p, struct sources *src, ch
 		         "groups them" : "it holds groups, this report has a row per interval");
 		return PM_E_PARTIAL_MISMATCH;
 	}
-	flush(r);
+	settle(r);
 	if (!import_counts(r, counts)) {
 		snprintf(err, cap, "its report counts are not whole");
 		return PM_E_PARTIAL;
@@ -883,7 +959,7 @@ report_finish(struct report *r, struct report_meta *m)
 {
 	struct sort_key *keys = NULL;
 
-	flush(r);
+	settle(r);
 	if (r->ngroups) {
 		keys = malloc(r->ngroups * sizeof *keys);
 		if (!keys)
@@ -932,6 +1008,10 @@ report_close(struct report *r)
 	free(r->accs);
 	free(r->index);
 	metric_adder_free(&r->adder);
+	free(r->rest.feeds);
+	counter_plan_free(&r->plan);
+	free(r->totals);
+	free(r->extra);
 	free(r->direct);
 	free(r->blank);
 	free(r->frame_figures);
