@@ -271,6 +271,8 @@ bind_head(struct pmint *pm, char *err, size_t errlen)
 		pm->head[i].width = (uint8_t)f->length;
 		if (pm->head_end < f->offset + f->length)
 			pm->head_end = f->offset + f->length;
+		if (i <= PM_HEAD_SEQ && pm->peek_end < f->offset + f->length)
+			pm->peek_end = f->offset + f->length;
 	}
 	return PM_OK;
 }
@@ -390,6 +392,13 @@ pmint_find(struct pmint *pm, const char *const *copybooks, size_t ncopybooks,
 	return st;
 }
 
+/* Header field i of a record known to hold them all. */
+static uint64_t
+head_load(const struct pmint *pm, enum pm_head_field i, const uint8_t *p)
+{
+	return be_load(p + pm->head[i].offset, pm->head[i].width);
+}
+
 /* One field by its width: the getters for the usual widths are cheaper
  * than the general one, and the header is read for every PM record. Each
  * getter reads the field's own span from its start, so that the compiler
@@ -435,13 +444,6 @@ pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *ty
 	*length = (size_t)len;
 	*type = (unsigned)t;
 	return PM_OK;
-}
-
-/* Header field i of a record known to hold them all. */
-static uint64_t
-head_load(const struct pmint *pm, enum pm_head_field i, const uint8_t *p)
-{
-	return be_load(p + pm->head[i].offset, pm->head[i].width);
 }
 
 pm_status
@@ -542,12 +544,19 @@ pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 	uint64_t len, type, seq;
 
 	*plausible = false;
-	if (!field_u(pm, PM_HEAD_LEN, s, &len))
+	if (avail >= pm->peek_end) {
+		/* the usual case, one check for the three fields */
+		len = head_load(pm, PM_HEAD_LEN, p);
+		type = head_load(pm, PM_HEAD_TYPE, p);
+		seq = head_load(pm, PM_HEAD_SEQ, p);
+	} else if (!field_u(pm, PM_HEAD_LEN, s, &len)) {
 		return 0;
-	if (avail >= pmint_peek_len(pm) && field_u(pm, PM_HEAD_TYPE, s, &type) &&
-	    field_u(pm, PM_HEAD_SEQ, s, &seq))
-		*plausible = len >= pmint_peek_len(pm) && type >= 1 &&
-		             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
+	} else if (avail < pmint_peek_len(pm) || !field_u(pm, PM_HEAD_TYPE, s, &type) ||
+	           !field_u(pm, PM_HEAD_SEQ, s, &seq)) {
+		return (size_t)len;
+	}
+	*plausible = avail >= pmint_peek_len(pm) && len >= pmint_peek_len(pm) && type >= 1 &&
+	             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
 }
 

@@ -74,6 +74,8 @@ struct pmint {
 	int f_len, f_type, f_seq, f_ver, f_sdate, f_stime, f_edate, f_etime;
 	struct pm_item head[PM_HEAD_FIELDS];
 	size_t head_end;          /* where the last of them ends */
+	size_t peek_end;          /* where the last of INTLEN, INTRTYPE and
+	                             INTSEQ# ends */
 	unsigned interval_type;   /* INT$TYPE */
 	unsigned current_version; /* INT$VER */
 	size_t header_len;        /* extent of the common header (INTHDRLN) */
