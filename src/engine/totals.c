@@ -214,22 +214,32 @@ take_maxes(uint64_t *max, const uint16_t *slot, size_t from, size_t to, const ui
 }
 
 /* The zero windows of the divisor slots [from, to) of a list, read from
- * x, and the sums of their pairs' N (rare: a bucket without waits). */
+ * x, and the sums of their pairs' N. Whether a divisor is 0 changes from
+ * window to window (a bucket with waits or none): the zeros are marked in
+ * a word without a branch, 64 slots at a time, and only the marked ones
+ * visited. */
 static inline void
 count_zeros(const struct counter_plan *p, const struct words *w, size_t from, size_t to,
             const uint64_t *x, const uint64_t *first, const uint64_t *second)
 {
-	for (size_t z = from; z < to; z++) {
-		if (x[p->zeros.slot[z]] != 0)
-			continue;
-		w->zero[z]++;
-		for (size_t q = p->pair_start[z], end = p->pair_start[z + 1]; q < end; q++) {
-			uint16_t n = p->pair_n[q];
-			uint64_t v = n < p->split ? first[n] : second[n - p->split];
-			uint64_t s = w->pair_lo[q] + v;
+	for (size_t base = from; base < to; base += 64) {
+		size_t end = to - base < 64 ? to : base + 64;
+		uint64_t marks = 0;
 
-			w->pair_carry[q] += s < v;
-			w->pair_lo[q] = s;
+		for (size_t z = base; z < end; z++)
+			marks |= (uint64_t)(x[p->zeros.slot[z]] == 0) << (z - base);
+		for (; marks; marks &= marks - 1) {
+			size_t z = base + (size_t)__builtin_ctzll(marks);
+
+			w->zero[z]++;
+			for (size_t q = p->pair_start[z], e = p->pair_start[z + 1]; q < e; q++) {
+				uint16_t n = p->pair_n[q];
+				uint64_t v = n < p->split ? first[n] : second[n - p->split];
+				uint64_t sum = w->pair_lo[q] + v;
+
+				w->pair_carry[q] += sum < v;
+				w->pair_lo[q] = sum;
+			}
 		}
 	}
 }
