@@ -57,7 +57,7 @@ census_input(struct census *c, const char *name)
 static bool
 earlier(const struct census *c, uint32_t a, uint64_t x, uint32_t b, uint64_t y)
 {
-	int order = strcmp(c->names[a], c->names[b]);
+	int order = a == b ? 0 : strcmp(c->names[a], c->names[b]);
 
 	return order < 0 || (order == 0 && x < y);
 }
@@ -146,24 +146,14 @@ rehash(struct census *c)
 	return true;
 }
 
-pm_status
-census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type)
-{
-	if (!c->nnames && !census_input(c, NULL))
-		return PM_E_NOMEM;
-	return census_entry_add(c, object, counter, type, 1, c->names[c->input], c->seq);
-}
-
-pm_status
-census_entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
-                 uint64_t seen, const char *input, uint64_t seq)
+/* An entry seen in input in (an index of names) at seq. */
+static pm_status
+entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
+          uint64_t seen, uint32_t in, uint64_t seq)
 {
 	struct census_entry *e;
-	uint32_t in;
 	size_t i;
 
-	if (!name_index(c, input, &in))
-		return PM_E_NOMEM;
 	if ((c->nentries + 1) * 2 > c->nslots && !rehash(c))
 		return PM_E_NOMEM;
 	i = slot_of(c, object, counter, type);
@@ -180,6 +170,27 @@ census_entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t t
 	if (earlier(c, in, seq, e->input, e->seq))
 		e->input = in, e->seq = seq;
 	return PM_OK;
+}
+
+/* The current input is an index already: no name is looked up (entries
+ * are counted for every counter of every snapshot). */
+pm_status
+census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type)
+{
+	if (!c->nnames && !census_input(c, NULL))
+		return PM_E_NOMEM;
+	return entry_add(c, object, counter, type, 1, c->input, c->seq);
+}
+
+pm_status
+census_entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
+                 uint64_t seen, const char *input, uint64_t seq)
+{
+	uint32_t in;
+
+	if (!name_index(c, input, &in))
+		return PM_E_NOMEM;
+	return entry_add(c, object, counter, type, seen, in, seq);
 }
 
 static const struct census *sorting;
