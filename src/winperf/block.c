@@ -10,6 +10,7 @@
 
 #include "core/grow.h"
 #include "core/ebcdic.h"
+#include "core/fmtnum.h"
 #include "engine/counter.h"
 #include "pmim/pmtime.h"
 #include "winperf/block.h"
@@ -444,7 +445,7 @@ static bool
 number_repeats(struct wp_walker *w, size_t first, size_t end)
 {
 	size_t n = 16, mask;
-	char suffix[16];
+	char suffix[FMTNUM_MAX + 2] = "#";
 
 	while (n < 2 * (end - first))
 		n *= 2;
@@ -464,7 +465,7 @@ number_repeats(struct wp_walker *w, size_t first, size_t end)
 			w->slots[i] = (uint32_t)(k + 1);
 			continue;
 		}
-		snprintf(suffix, sizeof suffix, "#%u", ++w->names[w->slots[i] - 1].repeats);
+		suffix[1 + fmt_u64(suffix + 1, ++w->names[w->slots[i] - 1].repeats)] = '\0';
 		if (!text_join(w, name->full, suffix, SIZE_MAX, &w->names[k].shown))
 			return false;
 	}
