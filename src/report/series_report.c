@@ -353,12 +353,10 @@ bind_series(struct series_report *r, const struct series *s, uint32_t id, struct
 	return !b->kept || key_of(r, s, &b->key);
 }
 
-/* What the report makes of series id, bound when first seen. */
+/* Series id bound when first seen. */
 static struct bound *
-bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
+bind_new(struct series_report *r, const struct series_frame *f, uint32_t id)
 {
-	if (id < r->nbound && r->bound[id].known)
-		return &r->bound[id];
 	if (id >= r->nbound) {
 		size_t n = r->nbound;
 		if (!grow_table((void **)&r->bound, &r->nbound, (size_t)id + 1, sizeof *r->bound))
@@ -368,6 +366,15 @@ bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
 	if (!r->bound[id].known && !bind_series(r, &f->catalogue[id], id, &r->bound[id]))
 		return NULL;
 	return &r->bound[id];
+}
+
+/* What the report makes of series id (inline: asked for every value). */
+static inline struct bound *
+bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
+{
+	if (id < r->nbound && r->bound[id].known)
+		return &r->bound[id];
+	return bind_new(r, f, id);
 }
 
 /* ---------------------------------------------------------------------- */
