@@ -38,6 +38,19 @@ struct codepage {
 	struct conv *cv;   /* NULL: iconv lacks it */
 };
 
+/* A name converted before: its code page (0: UTF-16LE), where its raw
+ * bytes are in the known names' bytes, their text after them. */
+struct known {
+	uint64_t hash;
+	uint32_t codepage;
+	size_t at, raw_len, text_len;
+};
+
+/* The known names' bytes at most: past it they are forgotten and learnt
+ * again, so that names that never repeat (a process id in each) cost a
+ * bounded table. */
+#define KNOWN_MAX_BYTES ((size_t)1 << 20)
+
 struct wp_walker {
 	struct wp_snapshot snap;
 	struct wp_object *objects;
@@ -59,6 +72,14 @@ struct wp_walker {
 	size_t slots_cap;
 	struct codepage codepages[MAX_CODEPAGES];
 	size_t ncodepages;
+	/* names converted before, found by their raw bytes: the instances of
+	 * one snapshot are mostly those of the one before */
+	struct known *known;
+	size_t nknown, known_cap;
+	uint8_t *known_bytes;
+	size_t nknown_bytes, known_bytes_cap;
+	uint32_t *known_slots;  /* known + 1, 0 free; a power of two */
+	size_t known_slots_cap;
 };
 
 
@@ -100,6 +121,9 @@ wp_walker_close(struct wp_walker *w)
 	free(w->values);
 	free(w->text);
 	free(w->slots);
+	free(w->known);
+	free(w->known_bytes);
+	free(w->known_slots);
 	free(w);
 }
 
@@ -207,6 +231,106 @@ text_codepage(struct wp_walker *w, uint32_t number, struct span s, size_t *at)
 	return true;
 }
 
+static uint64_t
+hash_raw(uint32_t codepage, struct span s)
+{
+	uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ codepage ^ (uint64_t)s.len << 32, v;
+	size_t i = 0;
+
+	for (; le_u64(s, i, &v); i += 8)
+		h = (h ^ v) * UINT64_C(0xBF58476D1CE4E5B9), h ^= h >> 29;
+	for (; i < s.len; i++)
+		h = (h ^ s.p[i]) * UINT64_C(0x100000001b3);
+	return h ^ h >> 32;
+}
+
+/* The slot of the name s of code page cp (hash h): its entry's, or the
+ * free one it would take. */
+static size_t
+known_slot(const struct wp_walker *w, uint32_t cp, struct span s, uint64_t h)
+{
+	size_t mask = w->known_slots_cap - 1, i = (size_t)h & mask;
+
+	for (; w->known_slots[i]; i = (i + 1) & mask) {
+		const struct known *k = &w->known[w->known_slots[i] - 1];
+		if (k->hash == h && k->codepage == cp && k->raw_len == s.len &&
+		    memcmp(w->known_bytes + k->at, s.p, s.len) == 0)
+			break;
+	}
+	return i;
+}
+
+/* Room for one more known name of need bytes: the slots twice as many
+ * when half full, every name forgotten past KNOWN_MAX_BYTES. */
+static bool
+known_room(struct wp_walker *w, size_t need)
+{
+	size_t cap = w->known_slots_cap ? w->known_slots_cap * 2 : 256;
+	uint32_t *t;
+
+	if (need > KNOWN_MAX_BYTES)
+		return false;
+	if (w->nknown_bytes + need > KNOWN_MAX_BYTES) {
+		w->nknown = w->nknown_bytes = 0;
+		memset(w->known_slots, 0, w->known_slots_cap * sizeof *w->known_slots);
+	}
+	if (2 * (w->nknown + 1) > w->known_slots_cap) {
+		if (!(t = calloc(cap, sizeof *t)))
+			return false;
+		for (size_t i = 0; i < w->nknown; i++) {
+			size_t at = (size_t)w->known[i].hash & (cap - 1);
+			while (t[at])
+				at = (at + 1) & (cap - 1);
+			t[at] = (uint32_t)(i + 1);
+		}
+		free(w->known_slots);
+		w->known_slots = t;
+		w->known_slots_cap = cap;
+	}
+	return grow_table((void **)&w->known, &w->known_cap, w->nknown + 1, sizeof *w->known) &&
+	       grow_table((void **)&w->known_bytes, &w->known_bytes_cap, w->nknown_bytes + need, 1);
+}
+
+/* The name s of code page cp (hash h), just converted to the text at at,
+ * remembered; left unknown when there is no memory for it. */
+static void
+remember(struct wp_walker *w, uint32_t cp, struct span s, uint64_t h, size_t at)
+{
+	size_t len = w->ntext - at - 1;
+
+	if (!known_room(w, s.len + len + 1))
+		return;
+	w->known[w->nknown] = (struct known){ h, cp, w->nknown_bytes, s.len, len };
+	memcpy(w->known_bytes + w->nknown_bytes, s.p, s.len);
+	memcpy(w->known_bytes + w->nknown_bytes + s.len, w->text + at, len + 1);
+	w->nknown_bytes += s.len + len + 1;
+	w->known_slots[known_slot(w, cp, s, h)] = (uint32_t)++w->nknown;
+}
+
+/* A name in code page cp (0: UTF-16LE) into the text table at *at: its
+ * text when it was converted before, else converted; the room asked for
+ * is the conversion's either way, so that the names' bound holds alike. */
+static bool
+text_name(struct wp_walker *w, uint32_t cp, struct span s, size_t *at)
+{
+	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len), slot = 0;
+	uint64_t h = hash_raw(cp, s);
+
+	if (w->known_slots_cap && w->known_slots[slot = known_slot(w, cp, s, h)]) {
+		const struct known *k = &w->known[w->known_slots[slot] - 1];
+		if (!text_room(w, cap))
+			return false;
+		*at = w->ntext;
+		memcpy(w->text + *at, w->known_bytes + k->at + k->raw_len, k->text_len + 1);
+		w->ntext += k->text_len + 1;
+		return true;
+	}
+	if (!(cp ? text_codepage(w, cp, s, at) : text_utf16(w, s, at)))
+		return false;
+	remember(w, cp, s, h, *at);
+	return true;
+}
+
 static bool
 fail(struct wp_fault *f, const char *rule, size_t at)
 {
@@ -310,7 +434,6 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 	struct wp_instance_head ih;
 	uint32_t cb_len, unique;
 	const char *rule;
-	bool ok;
 
 	if (!grow_table((void **)&w->instances, &w->instances_cap,
 	          w->ninstances + (size_t)oh->num_instances, sizeof *w->instances) ||
@@ -328,9 +451,7 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 		/* NameLength counts the terminating NUL */
 		struct span name = span_sub(ob, at + ih.name_offset, ih.name_length);
 		struct name_at *n = &w->names[w->ninstances];
-		ok = oh->codepage ? text_codepage(w, oh->codepage, name, &n->raw)
-		                  : text_utf16(w, name, &n->raw);
-		if (!ok)
+		if (!text_name(w, oh->codepage, name, &n->raw))
 			return fail(f, NULL, 0);
 		w->instances[w->ninstances++] = (struct wp_instance){
 			NULL, ih.parent_title, ih.parent_instance, ih.unique_id };
@@ -552,7 +673,7 @@ wp_walk(struct wp_walker *w, struct span b, const struct wp_snapshot **out,
 		return fail(f, "PDB: SystemNameOffset + SystemNameLength <= TotalByteLength", 80),
 		       PM_E_PERF_BLOCK;
 	at = h.header_length;
-	if (!text_utf16(w, span_sub(b, h.name_offset, h.name_length), &w->system_at))
+	if (!text_name(w, 0, span_sub(b, h.name_offset, h.name_length), &w->system_at))
 		return no_room(w, f);
 	for (uint32_t i = 0; i < h.num_objects; i++, at += length)
 		if (!walk_object(w, b, at, &length, f))
