@@ -13,14 +13,15 @@
 #define WP_PRECISION 0x00070000u
 
 /* What a series needs between snapshots: its last raw sample, and which
- * of its system's snapshots that was; its CounterType as given; and the
- * names its entry shows. A series of the same instance as the one made
+ * of its system's snapshots that was; its CounterType as given and the
+ * engine's entry of it; and the names its entry shows. A series of the same instance as the one made
  * before it shares that one's instance text (own_instance false), so that
  * a row's counters are told to be of one instance by a pointer. */
 struct last {
 	struct counter_sample s;
 	uint64_t serial;
 	uint32_t raw_type;
+	const struct counter_type_info *ti;
 	bool own_instance;
 	char *object, *counter, *instance;
 };
@@ -155,7 +156,8 @@ add_series(struct wp_cook *c, const struct key *k, enum counter_type type,
 		return PM_E_NOMEM;
 	shared = c->n && strcmp(c->last[c->n - 1].instance, k->instance) == 0;
 	l = &c->last[c->n];
-	*l = (struct last){ .raw_type = raw_type, .own_instance = !shared,
+	*l = (struct last){ .raw_type = raw_type, .ti = counter_type_info(type),
+	                    .own_instance = !shared,
 	                    .object = strdup(wp_name(c->names, k->object, buf)),
 	                    .counter = strdup(wp_name(c->names, k->counter, buf)),
 	                    .instance = shared ? l[-1].instance : strdup(k->instance) };
@@ -198,14 +200,12 @@ find_series(struct wp_cook *c, const struct key *k, enum counter_type type,
 	return add_series(c, k, type, raw_type, at, id);
 }
 
-/* The raw sample of counter k of object o in instance row r, in the clock
- * of its type's time base. */
+/* The raw sample of counter k (ct) of object o in the instance row of
+ * values v, in the clock of its type's time base. */
 static struct counter_sample
-sample_of(const struct wp_snapshot *s, const struct wp_object *o, size_t r, size_t k,
-          const struct counter_type_info *ti)
+sample_of(const struct wp_snapshot *s, const struct wp_object *o, const uint64_t *v,
+          size_t k, const struct wp_counter *ct, const struct counter_type_info *ti)
 {
-	const struct wp_counter *ct = &o->counters[k];
-	const uint64_t *v = o->values + r * o->ncounters;
 	uint64_t base = ct->base != WP_NO_BASE ? v[ct->base] : 0;
 	struct counter_sample x = { .n = v[k], .b = base };
 
@@ -282,16 +282,15 @@ is_series(const struct wp_cook *c, uint32_t id, const struct key *k, uint32_t ra
 	return true;
 }
 
-/* One counter of one instance row, at place p of the system's values:
- * its value or window into *v, and whether there is one (none: a base or
- * a type without a value, or no previous sample for a two-sample type). */
+/* One shown counter ci (ct) of the instance row of values row, at place
+ * p of the system's values: its value or window into *v, and whether
+ * there is one (none: no previous sample for a two-sample type). */
 static pm_status
 cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
              bool back, const struct key *k, const char **instance, size_t p,
-             const struct wp_object *o, size_t r, size_t ci, struct series_value *v,
-             bool *emitted)
+             const struct wp_object *o, const uint64_t *row, size_t ci,
+             const struct wp_counter *ct, struct series_value *v, bool *emitted)
 {
-	const struct wp_counter *ct = &o->counters[ci];
 	const struct counter_type_info *ti;
 	enum counter_type type;
 	struct counter_sample x;
@@ -300,19 +299,19 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
 	pm_status st;
 
 	*emitted = false;
-	if (ct->role != WP_SHOWN)
-		return PM_OK;
-	if (y->at[p] && is_series(c, id, k, ct->type, instance)) {
-		type = c->cat[id].type;
-	} else {
+	if (!y->at[p] || !is_series(c, id, k, ct->type, instance)) {
 		type = counter_type_by_value(ct->type);
+		ti = counter_type_info(type);
+		if (!ti || !ti->displayed)
+			return PM_OK;  /* shown, yet no value: not as the walk says */
 		if ((st = find_series(c, k, type, ct->type, &id)) != PM_OK)
 			return st;
 		y->at[p] = id + 1;
 	}
-	ti = counter_type_info(type);
-	x = sample_of(s, o, r, ci, ti);
 	l = &c->last[id];
+	ti = l->ti;
+	type = c->cat[id].type;
+	x = sample_of(s, o, row, ci, ct, ti);
 	*v = (struct series_value){ .series = id, .two = ti->two_samples };
 	if (!ti->two_samples) {
 		(void)counter_window_of(type, NULL, &x, &v->w);
@@ -350,12 +349,16 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 		for (size_t r = 0; r < rows; r++) {
 			struct key k = { source, o->title, 0,
 			                 o->ninstances ? o->instances[r].name : "" };
+			const uint64_t *row = o->values + r * o->ncounters;
 			const char *instance = NULL;
 			for (size_t ci = 0; ci < o->ncounters; ci++, p++) {
+				const struct wp_counter *ct = &o->counters[ci];
 				bool emitted;
-				k.counter = o->counters[ci].title;
-				if ((st = cook_counter(c, s, y, back, &k, &instance, p, o, r, ci,
-				                       &c->vals[n], &emitted)) != PM_OK)
+				if (ct->role != WP_SHOWN)
+					continue;  /* a base, or a type without a value */
+				k.counter = ct->title;
+				if ((st = cook_counter(c, s, y, back, &k, &instance, p, o, row, ci,
+				                       ct, &c->vals[n], &emitted)) != PM_OK)
 					return st;
 				n += emitted;
 			}
