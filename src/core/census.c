@@ -146,30 +146,41 @@ rehash(struct census *c)
 	return true;
 }
 
-/* An entry seen in input in (an index of names) at seq. */
-static pm_status
+/* The entry of (object, counter, type) through the hash, made when new
+ * as first seen in input in at seq; NULL out of memory. */
+static struct census_entry *
+entry_find(struct census *c, uint32_t object, uint32_t counter, uint32_t type, uint32_t in,
+           uint64_t seq)
+{
+	size_t i;
+
+	if ((c->nentries + 1) * 2 > c->nslots && !rehash(c))
+		return NULL;
+	i = slot_of(c, object, counter, type);
+	if (!c->slots[i]) {
+		if (c->nentries >= UINT32_MAX - 1 ||
+		    !grow_table((void **)&c->entries, &c->entries_cap, c->nentries + 1,
+		                sizeof *c->entries))
+			return NULL;
+		c->entries[c->nentries] = (struct census_entry){ object, counter, type, 0, in, seq };
+		c->slots[i] = (uint32_t)++c->nentries;
+		c->seq = seq >= c->seq ? seq + 1 : c->seq;
+	}
+	return &c->entries[c->slots[i] - 1];
+}
+
+/* An entry seen in input in (an index of names) at seq: the one after the
+ * entry last counted, when it is that one, else found through the hash
+ * (apart, so that the first costs a snapshot's every counter little). */
+static inline pm_status
 entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
           uint64_t seen, uint32_t in, uint64_t seq)
 {
 	struct census_entry *e = c->next < c->nentries ? &c->entries[c->next] : NULL;
-	size_t i;
 
-	if (!e || e->object != object || e->counter != counter || e->type != type) {
-		if ((c->nentries + 1) * 2 > c->nslots && !rehash(c))
-			return PM_E_NOMEM;
-		i = slot_of(c, object, counter, type);
-		if (!c->slots[i]) {
-			if (c->nentries >= UINT32_MAX - 1 ||
-			    !grow_table((void **)&c->entries, &c->entries_cap, c->nentries + 1,
-			                sizeof *c->entries))
-				return PM_E_NOMEM;
-			c->entries[c->nentries] = (struct census_entry){ object, counter, type, 0, in,
-			                                                 seq };
-			c->slots[i] = (uint32_t)++c->nentries;
-			c->seq = seq >= c->seq ? seq + 1 : c->seq;
-		}
-		e = &c->entries[c->slots[i] - 1];
-	}
+	if ((!e || e->object != object || e->counter != counter || e->type != type) &&
+	    !(e = entry_find(c, object, counter, type, in, seq)))
+		return PM_E_NOMEM;
 	c->next = (size_t)(e - c->entries) + 1;
 	e->seen += seen;
 	if (earlier(c, in, seq, e->input, e->seq))
