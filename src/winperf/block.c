@@ -46,6 +46,29 @@ struct known {
 	size_t at, raw_len, text_len;
 };
 
+/* An object's counter definitions as a walk decoded them: its title,
+ * their count, where they start and the object's length they were
+ * checked against, their bytes, what they gave. An object of that title
+ * whose definitions have the same bytes, in at least as many bytes of its
+ * own (the rules compare lengths with what is left of the object), gives
+ * the same again. */
+struct known_defs {
+	bool set;
+	uint32_t title, num_counters;
+	size_t header_length, checked_len, len;
+	uint8_t *bytes;
+	size_t bytes_cap;
+	struct wp_counter *counters;
+	size_t counters_cap;
+	uint64_t nodata, unknown;
+};
+
+/* Objects' definitions known, by a hash of title and count; and the
+ * bytes of definitions at most that are kept (real objects have a few
+ * kilobytes). */
+#define KNOWN_DEFS 64
+#define KNOWN_DEFS_MAX_BYTES ((size_t)64 << 10)
+
 /* The known names' bytes at most: past it they are forgotten and learnt
  * again, so that names that never repeat (a process id in each) cost a
  * bounded table. */
@@ -80,6 +103,7 @@ struct wp_walker {
 	size_t nknown_bytes, known_bytes_cap;
 	uint32_t *known_slots;  /* known + 1, 0 free; a power of two */
 	size_t known_slots_cap;
+	struct known_defs defs[KNOWN_DEFS];
 };
 
 
@@ -124,6 +148,10 @@ wp_walker_close(struct wp_walker *w)
 	free(w->known);
 	free(w->known_bytes);
 	free(w->known_slots);
+	for (size_t i = 0; i < KNOWN_DEFS; i++) {
+		free(w->defs[i].bytes);
+		free(w->defs[i].counters);
+	}
 	free(w);
 }
 
@@ -356,19 +384,71 @@ role_of(uint32_t type, uint32_t size)
 	return info->base ? WP_BASE : WP_SHOWN;
 }
 
+static struct known_defs *
+known_defs_of(struct wp_walker *w, const struct wp_object_head *oh)
+{
+	uint32_t h = (oh->title * UINT32_C(0x9E3779B1)) ^ (oh->num_counters * UINT32_C(0x85EBCA77));
+
+	return &w->defs[(h ^ h >> 16) % KNOWN_DEFS];
+}
+
+/* Whether k holds the definitions of object oh (span ob): then they are
+ * the walker's next counters. */
+static bool
+defs_known(struct wp_walker *w, const struct known_defs *k, struct span ob,
+           const struct wp_object_head *oh)
+{
+	if (!k->set || k->title != oh->title || k->num_counters != oh->num_counters ||
+	    k->header_length != oh->header_length || ob.len < k->checked_len ||
+	    !span_has(ob, oh->header_length, k->len) ||
+	    memcmp(ob.p + oh->header_length, k->bytes, k->len) != 0)
+		return false;
+	memcpy(w->counters + w->ncounters, k->counters, k->num_counters * sizeof *k->counters);
+	w->ncounters += k->num_counters;
+	w->snap.nodata += k->nodata;
+	w->snap.unknown += k->unknown;
+	return true;
+}
+
+/* The definitions of object oh just walked (len bytes), known from now on;
+ * left unknown when too long or without memory. */
+static void
+remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
+              const struct wp_object_head *oh, size_t len, uint64_t nodata, uint64_t unknown)
+{
+	const struct wp_counter *c = w->counters + w->ncounters - oh->num_counters;
+
+	k->set = false;
+	if (!oh->num_counters || len > KNOWN_DEFS_MAX_BYTES ||
+	    !grow_table((void **)&k->bytes, &k->bytes_cap, len, 1) ||
+	    !grow_table((void **)&k->counters, &k->counters_cap, oh->num_counters, sizeof *c))
+		return;
+	memcpy(k->bytes, ob.p + oh->header_length, len);
+	memcpy(k->counters, c, oh->num_counters * sizeof *c);
+	*k = (struct known_defs){ true, oh->title, oh->num_counters, oh->header_length, ob.len,
+	                          len, k->bytes, k->bytes_cap, k->counters, k->counters_cap,
+	                          nodata, unknown };
+}
+
 /* The counter definitions of object o (span ob), from HeaderLength on, each
- * ByteLength long; a base pairs with the shown counter before it. */
+ * ByteLength long; a base pairs with the shown counter before it. The
+ * objects of a snapshot are mostly those of the one before: definitions
+ * known by their bytes are not walked again. */
 static bool
 walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
                  const struct wp_object_head *oh, struct wp_fault *f)
 {
 	size_t at = oh->header_length, first = w->ncounters;
+	struct known_defs *k = known_defs_of(w, oh);
+	uint64_t nodata = w->snap.nodata, unknown = w->snap.unknown;
 	struct wp_definition_head d;
 	const char *rule;
 
 	if (!grow_table((void **)&w->counters, &w->counters_cap, first + oh->num_counters,
 	          sizeof *w->counters))
 		return fail(f, NULL, 0);
+	if (defs_known(w, k, ob, oh))
+		return true;
 	for (uint32_t i = 0; i < oh->num_counters; i++, at += d.byte_length) {
 		if (!le_u32(ob, at, &d.byte_length) || !le_u32(ob, at + 4, &d.title) ||
 		    !le_u32(ob, at + 28, &d.type) || !le_u32(ob, at + 32, &d.size) ||
@@ -384,6 +464,8 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 		w->snap.nodata += c->role == WP_NODATA;
 		w->snap.unknown += c->role == WP_UNKNOWN;
 	}
+	remember_defs(w, k, ob, oh, at - oh->header_length, w->snap.nodata - nodata,
+	              w->snap.unknown - unknown);
 	return true;
 }
 

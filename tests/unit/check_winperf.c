@@ -365,6 +365,51 @@ START_TEST(names_known_by_bytes_and_code_page)
 }
 END_TEST
 
+/* An object of two raw counts, the second's CounterOffset 200 and type
+ * type2, with a counter block of data bytes. */
+static void
+build_offsets(struct bld *b, uint32_t type2, size_t data)
+{
+	pdb_begin(b, 104, "H");
+	obj_begin(b, 2, WP_NO_INSTANCES, 0, 2);
+	def(b, 248, RAWCOUNT, 4, 4);
+	def(b, 250, type2, 4, 200);
+	defs_end(b);
+	size_t v = cblock(b, data);
+	put32(b, v, 11);
+	if (data >= 200)
+		put32(b, v + 196, 22);
+	obj_end(b);
+	pdb_end(b);
+}
+
+/* Definitions walked once are known by their bytes: the same bytes give
+ * the same counters, other bytes are walked again, and the same bytes in
+ * a shorter object are checked again, by the rule they then break (the
+ * second CounterOffset, 200, past the 156 bytes the object has from the
+ * second definition on: 64 + 2 x 40 + 4 + 8). */
+START_TEST(definitions_known_by_bytes)
+{
+	struct bld b;
+	const struct wp_snapshot *s;
+	for (int pass = 0; pass < 2; pass++) {
+		build_offsets(&b, RAWCOUNT, 200);
+		s = walk_ok(&b);
+		ck_assert_int_eq(s->objects[0].counters[1].role, WP_SHOWN);
+		ck_assert_uint_eq(s->objects[0].values[1], 22);
+		ck_assert_uint_eq(s->nodata, 0);
+	}
+	build_offsets(&b, NODATA, 200);
+	s = walk_ok(&b);
+	ck_assert_int_eq(s->objects[0].counters[1].role, WP_NODATA);
+	ck_assert_uint_eq(s->nodata, 1);
+	build_offsets(&b, RAWCOUNT, 200);
+	ck_assert_ptr_null(walk_rule(&b));
+	build_offsets(&b, RAWCOUNT, 8);
+	ck_assert_str_eq(walk_rule(&b), "counter definition: 0 <= CounterOffset <= bufSize");
+}
+END_TEST
+
 /* .NET ValidationTests.cs (COUNTERS.md §4), one category at a time; S is
  * the structure's least size. Each patched block must break a rule of the
  * structure patched. */
@@ -662,6 +707,7 @@ unit_suite(void)
 	tcase_add_test(tc, parents_and_repeats);
 	tcase_add_test(tc, codepage_and_utf16_names);
 	tcase_add_test(tc, names_known_by_bytes_and_code_page);
+	tcase_add_test(tc, definitions_known_by_bytes);
 	tcase_add_test(tc, pdb_vectors);
 	tcase_add_test(tc, object_vectors);
 	tcase_add_test(tc, definition_vectors);
