@@ -128,33 +128,46 @@ be_load(const uint8_t *p, unsigned width)
 }
 
 /* Little-endian getters (PERF_DATA_BLOCKs): byte by byte as the others,
- * so a big-endian host reads them identically. */
+ * so a big-endian host reads them identically. The bytes are indexed from
+ * a pointer to the first: GCC makes that one load (a byte swap on a
+ * big-endian host), and s.p[off + i] four (every value of every snapshot
+ * is read so). */
 static inline bool
 le_u16(struct span s, size_t off, uint16_t *out)
 {
+	const uint8_t *q;
+
 	if (!span_has(s, off, 2))
 		return false;
-	*out = (uint16_t)(s.p[off] | ((unsigned)s.p[off + 1] << 8));
+	q = s.p + off;
+	*out = (uint16_t)(q[0] | ((unsigned)q[1] << 8));
 	return true;
 }
 
 static inline bool
 le_u32(struct span s, size_t off, uint32_t *out)
 {
+	const uint8_t *q;
+
 	if (!span_has(s, off, 4))
 		return false;
-	*out = (uint32_t)s.p[off] | ((uint32_t)s.p[off + 1] << 8) |
-	       ((uint32_t)s.p[off + 2] << 16) | ((uint32_t)s.p[off + 3] << 24);
+	q = s.p + off;
+	*out = (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) |
+	       ((uint32_t)q[3] << 24);
 	return true;
 }
 
 static inline bool
 le_u64(struct span s, size_t off, uint64_t *out)
 {
-	uint32_t lo, hi;
-	if (!le_u32(s, off, &lo) || !le_u32(s, off + 4, &hi))
+	const uint8_t *q;
+
+	if (!span_has(s, off, 8))
 		return false;
-	*out = (uint64_t)hi << 32 | lo;
+	q = s.p + off;
+	*out = (uint64_t)q[0] | ((uint64_t)q[1] << 8) | ((uint64_t)q[2] << 16) |
+	       ((uint64_t)q[3] << 24) | ((uint64_t)q[4] << 32) | ((uint64_t)q[5] << 40) |
+	       ((uint64_t)q[6] << 48) | ((uint64_t)q[7] << 56);
 	return true;
 }
 

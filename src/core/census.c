@@ -57,7 +57,7 @@ census_input(struct census *c, const char *name)
 static bool
 earlier(const struct census *c, uint32_t a, uint64_t x, uint32_t b, uint64_t y)
 {
-	int order = strcmp(c->names[a], c->names[b]);
+	int order = a == b ? 0 : strcmp(c->names[a], c->names[b]);
 
 	return order < 0 || (order == 0 && x < y);
 }
@@ -146,40 +146,67 @@ rehash(struct census *c)
 	return true;
 }
 
+/* The entry of (object, counter, type) through the hash, made when new
+ * as first seen in input in at seq; NULL out of memory. */
+static struct census_entry *
+entry_find(struct census *c, uint32_t object, uint32_t counter, uint32_t type, uint32_t in,
+           uint64_t seq)
+{
+	size_t i;
+
+	if ((c->nentries + 1) * 2 > c->nslots && !rehash(c))
+		return NULL;
+	i = slot_of(c, object, counter, type);
+	if (!c->slots[i]) {
+		if (c->nentries >= UINT32_MAX - 1 ||
+		    !grow_table((void **)&c->entries, &c->entries_cap, c->nentries + 1,
+		                sizeof *c->entries))
+			return NULL;
+		c->entries[c->nentries] = (struct census_entry){ object, counter, type, 0, in, seq };
+		c->slots[i] = (uint32_t)++c->nentries;
+		c->seq = seq >= c->seq ? seq + 1 : c->seq;
+	}
+	return &c->entries[c->slots[i] - 1];
+}
+
+/* An entry seen in input in (an index of names) at seq: the one after the
+ * entry last counted, when it is that one, else found through the hash
+ * (apart, so that the first costs a snapshot's every counter little). */
+static inline pm_status
+entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
+          uint64_t seen, uint32_t in, uint64_t seq)
+{
+	struct census_entry *e = c->next < c->nentries ? &c->entries[c->next] : NULL;
+
+	if ((!e || e->object != object || e->counter != counter || e->type != type) &&
+	    !(e = entry_find(c, object, counter, type, in, seq)))
+		return PM_E_NOMEM;
+	c->next = (size_t)(e - c->entries) + 1;
+	e->seen += seen;
+	if (earlier(c, in, seq, e->input, e->seq))
+		e->input = in, e->seq = seq;
+	return PM_OK;
+}
+
+/* The current input is an index already: no name is looked up (entries
+ * are counted for every counter of every snapshot). */
 pm_status
 census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type)
 {
 	if (!c->nnames && !census_input(c, NULL))
 		return PM_E_NOMEM;
-	return census_entry_add(c, object, counter, type, 1, c->names[c->input], c->seq);
+	return entry_add(c, object, counter, type, 1, c->input, c->seq);
 }
 
 pm_status
 census_entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
                  uint64_t seen, const char *input, uint64_t seq)
 {
-	struct census_entry *e;
 	uint32_t in;
-	size_t i;
 
 	if (!name_index(c, input, &in))
 		return PM_E_NOMEM;
-	if ((c->nentries + 1) * 2 > c->nslots && !rehash(c))
-		return PM_E_NOMEM;
-	i = slot_of(c, object, counter, type);
-	if (!c->slots[i]) {
-		if (c->nentries >= UINT32_MAX - 1 ||
-		    !grow_table((void **)&c->entries, &c->entries_cap, c->nentries + 1, sizeof *c->entries))
-			return PM_E_NOMEM;
-		c->entries[c->nentries] = (struct census_entry){ object, counter, type, 0, in, seq };
-		c->slots[i] = (uint32_t)++c->nentries;
-		c->seq = seq >= c->seq ? seq + 1 : c->seq;
-	}
-	e = &c->entries[c->slots[i] - 1];
-	e->seen += seen;
-	if (earlier(c, in, seq, e->input, e->seq))
-		e->input = in, e->seq = seq;
-	return PM_OK;
+	return entry_add(c, object, counter, type, seen, in, seq);
 }
 
 static const struct census *sorting;

@@ -36,6 +36,9 @@ struct census {
 	size_t nentries, entries_cap;
 	uint32_t *slots;         /* hash of entries: index + 1, 0 free */
 	size_t nslots;
+	size_t next;             /* the entry after the one last counted, tried
+	                            before the hash: snapshots list theirs in
+	                            one order */
 	uint64_t nodata, unknown; /* counter definitions skipped, by reason */
 	uint64_t inputs;          /* inputs read as streams of snapshots */
 	/* the names of the inputs things first appeared in, the one being

@@ -60,7 +60,8 @@ struct bound {
 	uint32_t key;           /* the row key: a text of keys */
 	uint16_t stat;          /* its counter among a row's */
 	enum counter_type type;
-};
+	uint32_t row;           /* the row it last went to, checked before */
+};                              /* it is used again: rows are forgotten */
 
 struct series_report {
 	const struct rpt_def *def;
@@ -352,9 +353,9 @@ bind_series(struct series_report *r, const struct series *s, uint32_t id, struct
 	return !b->kept || key_of(r, s, &b->key);
 }
 
-/* What the report makes of series id, bound when first seen. */
-static const struct bound *
-bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
+/* Series id bound when first seen. */
+static struct bound *
+bind_new(struct series_report *r, const struct series_frame *f, uint32_t id)
 {
 	if (id >= r->nbound) {
 		size_t n = r->nbound;
@@ -365,6 +366,15 @@ bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
 	if (!r->bound[id].known && !bind_series(r, &f->catalogue[id], id, &r->bound[id]))
 		return NULL;
 	return &r->bound[id];
+}
+
+/* What the report makes of series id (inline: asked for every value). */
+static inline struct bound *
+bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
+{
+	if (id < r->nbound && r->bound[id].known)
+		return &r->bound[id];
+	return bind_new(r, f, id);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -443,6 +453,24 @@ find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key,
 	memset(&r->stats[r->nrows * r->nstats], 0, r->nstats * sizeof *r->stats);
 	index_put(r, r->nrows);
 	return &r->rows[r->nrows++];
+}
+
+/* The row of series b's value in period, the one it last went to when
+ * that is still the row; else as find_row. */
+static struct row *
+row_of(struct series_report *r, struct bound *b, uint32_t source, int64_t period,
+       uint32_t input)
+{
+	struct row *w;
+
+	if (b->row < r->nrows) {
+		w = &r->rows[b->row];
+		if (w->period == period && w->key == b->key && w->source == source)
+			return w;
+	}
+	if ((w = find_row(r, source, period, b->key, input)))
+		b->row = (uint32_t)(w - r->rows);
+	return w;
 }
 
 /* The value of one window, for the least and the largest. */
@@ -602,7 +630,7 @@ void
 series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
-
+	int64_t period_of_start = 0, period_of_end = 0;
 	uint32_t input;
 
 	r->offered++;
@@ -619,10 +647,17 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
 		r->series_kept += b && b->kept && f->catalogue[r->seen].source == f->source;
 	}
+	/* a frame's values have one of two times: their periods found once */
+	if (r->o.by == BY_HOUR || r->o.by == BY_DAY) {
+		period_of_start = period_start(r->o.by, r->o.zone, f->start);
+		period_of_end = period_start(r->o.by, r->o.zone, f->end);
+	} else if (r->o.by == BY_INTERVAL) {
+		period_of_start = period_of_end = r->frame_no;
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct series_value *v = &f->v[i];
-		const struct bound *b = bound_of(r, f, v->series);
-		int64_t t = v->two ? f->start : f->end, period;
+		struct bound *b = bound_of(r, f, v->series);
+		int64_t t = v->two ? f->start : f->end;
 		struct row *w;
 
 		if (!b) {
@@ -636,9 +671,7 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		r->of_rows++;
 		if (t < r->o.from || t >= r->o.to)
 			continue;
-		period = r->o.by == BY_TOTAL ? 0 : r->o.by == BY_INTERVAL ? r->frame_no
-		         : period_start(r->o.by, r->o.zone, t);
-		if (!(w = find_row(r, f->source, period, b->key, input)))
+		if (!(w = row_of(r, b, f->source, v->two ? period_of_start : period_of_end, input)))
 			continue;
 		w->first = t < w->first ? t : w->first;
 		w->last = f->end > w->last ? f->end : w->last;

@@ -10,6 +10,7 @@
 
 #include "core/grow.h"
 #include "core/ebcdic.h"
+#include "core/fmtnum.h"
 #include "engine/counter.h"
 #include "pmim/pmtime.h"
 #include "winperf/block.h"
@@ -37,6 +38,42 @@ struct codepage {
 	struct conv *cv;   /* NULL: iconv lacks it */
 };
 
+/* A name converted before: its code page (0: UTF-16LE), where its raw
+ * bytes are in the known names' bytes, their text after them. */
+struct known {
+	uint64_t hash;
+	uint32_t codepage;
+	size_t at, raw_len, text_len;
+};
+
+/* An object's counter definitions as a walk decoded them: its title,
+ * their count, where they start and the object's length they were
+ * checked against, their bytes, what they gave. An object of that title
+ * whose definitions have the same bytes, in at least as many bytes of its
+ * own (the rules compare lengths with what is left of the object), gives
+ * the same again. */
+struct known_defs {
+	bool set;
+	uint32_t title, num_counters;
+	size_t header_length, checked_len, len;
+	uint8_t *bytes;
+	size_t bytes_cap;
+	struct wp_counter *counters;
+	size_t counters_cap;
+	uint64_t nodata, unknown;
+};
+
+/* Objects' definitions known, by a hash of title and count; and the
+ * bytes of definitions at most that are kept (real objects have a few
+ * kilobytes). */
+#define KNOWN_DEFS 64
+#define KNOWN_DEFS_MAX_BYTES ((size_t)64 << 10)
+
+/* The known names' bytes at most: past it they are forgotten and learnt
+ * again, so that names that never repeat (a process id in each) cost a
+ * bounded table. */
+#define KNOWN_MAX_BYTES ((size_t)1 << 20)
+
 struct wp_walker {
 	struct wp_snapshot snap;
 	struct wp_object *objects;
@@ -58,6 +95,15 @@ struct wp_walker {
 	size_t slots_cap;
 	struct codepage codepages[MAX_CODEPAGES];
 	size_t ncodepages;
+	/* names converted before, found by their raw bytes: the instances of
+	 * one snapshot are mostly those of the one before */
+	struct known *known;
+	size_t nknown, known_cap;
+	uint8_t *known_bytes;
+	size_t nknown_bytes, known_bytes_cap;
+	uint32_t *known_slots;  /* known + 1, 0 free; a power of two */
+	size_t known_slots_cap;
+	struct known_defs defs[KNOWN_DEFS];
 };
 
 
@@ -99,6 +145,13 @@ wp_walker_close(struct wp_walker *w)
 	free(w->values);
 	free(w->text);
 	free(w->slots);
+	free(w->known);
+	free(w->known_bytes);
+	free(w->known_slots);
+	for (size_t i = 0; i < KNOWN_DEFS; i++) {
+		free(w->defs[i].bytes);
+		free(w->defs[i].counters);
+	}
 	free(w);
 }
 
@@ -206,6 +259,106 @@ text_codepage(struct wp_walker *w, uint32_t number, struct span s, size_t *at)
 	return true;
 }
 
+static uint64_t
+hash_raw(uint32_t codepage, struct span s)
+{
+	uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ codepage ^ (uint64_t)s.len << 32, v;
+	size_t i = 0;
+
+	for (; le_u64(s, i, &v); i += 8)
+		h = (h ^ v) * UINT64_C(0xBF58476D1CE4E5B9), h ^= h >> 29;
+	for (; i < s.len; i++)
+		h = (h ^ s.p[i]) * UINT64_C(0x100000001b3);
+	return h ^ h >> 32;
+}
+
+/* The slot of the name s of code page cp (hash h): its entry's, or the
+ * free one it would take. */
+static size_t
+known_slot(const struct wp_walker *w, uint32_t cp, struct span s, uint64_t h)
+{
+	size_t mask = w->known_slots_cap - 1, i = (size_t)h & mask;
+
+	for (; w->known_slots[i]; i = (i + 1) & mask) {
+		const struct known *k = &w->known[w->known_slots[i] - 1];
+		if (k->hash == h && k->codepage == cp && k->raw_len == s.len &&
+		    memcmp(w->known_bytes + k->at, s.p, s.len) == 0)
+			break;
+	}
+	return i;
+}
+
+/* Room for one more known name of need bytes: the slots twice as many
+ * when half full, every name forgotten past KNOWN_MAX_BYTES. */
+static bool
+known_room(struct wp_walker *w, size_t need)
+{
+	size_t cap = w->known_slots_cap ? w->known_slots_cap * 2 : 256;
+	uint32_t *t;
+
+	if (need > KNOWN_MAX_BYTES)
+		return false;
+	if (w->nknown_bytes + need > KNOWN_MAX_BYTES) {
+		w->nknown = w->nknown_bytes = 0;
+		memset(w->known_slots, 0, w->known_slots_cap * sizeof *w->known_slots);
+	}
+	if (2 * (w->nknown + 1) > w->known_slots_cap) {
+		if (!(t = calloc(cap, sizeof *t)))
+			return false;
+		for (size_t i = 0; i < w->nknown; i++) {
+			size_t at = (size_t)w->known[i].hash & (cap - 1);
+			while (t[at])
+				at = (at + 1) & (cap - 1);
+			t[at] = (uint32_t)(i + 1);
+		}
+		free(w->known_slots);
+		w->known_slots = t;
+		w->known_slots_cap = cap;
+	}
+	return grow_table((void **)&w->known, &w->known_cap, w->nknown + 1, sizeof *w->known) &&
+	       grow_table((void **)&w->known_bytes, &w->known_bytes_cap, w->nknown_bytes + need, 1);
+}
+
+/* The name s of code page cp (hash h), just converted to the text at at,
+ * remembered; left unknown when there is no memory for it. */
+static void
+remember(struct wp_walker *w, uint32_t cp, struct span s, uint64_t h, size_t at)
+{
+	size_t len = w->ntext - at - 1;
+
+	if (!known_room(w, s.len + len + 1))
+		return;
+	w->known[w->nknown] = (struct known){ h, cp, w->nknown_bytes, s.len, len };
+	memcpy(w->known_bytes + w->nknown_bytes, s.p, s.len);
+	memcpy(w->known_bytes + w->nknown_bytes + s.len, w->text + at, len + 1);
+	w->nknown_bytes += s.len + len + 1;
+	w->known_slots[known_slot(w, cp, s, h)] = (uint32_t)++w->nknown;
+}
+
+/* A name in code page cp (0: UTF-16LE) into the text table at *at: its
+ * text when it was converted before, else converted; the room asked for
+ * is the conversion's either way, so that the names' bound holds alike. */
+static bool
+text_name(struct wp_walker *w, uint32_t cp, struct span s, size_t *at)
+{
+	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len), slot = 0;
+	uint64_t h = hash_raw(cp, s);
+
+	if (w->known_slots_cap && w->known_slots[slot = known_slot(w, cp, s, h)]) {
+		const struct known *k = &w->known[w->known_slots[slot] - 1];
+		if (!text_room(w, cap))
+			return false;
+		*at = w->ntext;
+		memcpy(w->text + *at, w->known_bytes + k->at + k->raw_len, k->text_len + 1);
+		w->ntext += k->text_len + 1;
+		return true;
+	}
+	if (!(cp ? text_codepage(w, cp, s, at) : text_utf16(w, s, at)))
+		return false;
+	remember(w, cp, s, h, *at);
+	return true;
+}
+
 static bool
 fail(struct wp_fault *f, const char *rule, size_t at)
 {
@@ -231,19 +384,71 @@ role_of(uint32_t type, uint32_t size)
 	return info->base ? WP_BASE : WP_SHOWN;
 }
 
+static struct known_defs *
+known_defs_of(struct wp_walker *w, const struct wp_object_head *oh)
+{
+	uint32_t h = (oh->title * UINT32_C(0x9E3779B1)) ^ (oh->num_counters * UINT32_C(0x85EBCA77));
+
+	return &w->defs[(h ^ h >> 16) % KNOWN_DEFS];
+}
+
+/* Whether k holds the definitions of object oh (span ob): then they are
+ * the walker's next counters. */
+static bool
+defs_known(struct wp_walker *w, const struct known_defs *k, struct span ob,
+           const struct wp_object_head *oh)
+{
+	if (!k->set || k->title != oh->title || k->num_counters != oh->num_counters ||
+	    k->header_length != oh->header_length || ob.len < k->checked_len ||
+	    !span_has(ob, oh->header_length, k->len) ||
+	    memcmp(ob.p + oh->header_length, k->bytes, k->len) != 0)
+		return false;
+	memcpy(w->counters + w->ncounters, k->counters, k->num_counters * sizeof *k->counters);
+	w->ncounters += k->num_counters;
+	w->snap.nodata += k->nodata;
+	w->snap.unknown += k->unknown;
+	return true;
+}
+
+/* The definitions of object oh just walked (len bytes), known from now on;
+ * left unknown when too long or without memory. */
+static void
+remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
+              const struct wp_object_head *oh, size_t len, uint64_t nodata, uint64_t unknown)
+{
+	const struct wp_counter *c = w->counters + w->ncounters - oh->num_counters;
+
+	k->set = false;
+	if (!oh->num_counters || len > KNOWN_DEFS_MAX_BYTES ||
+	    !grow_table((void **)&k->bytes, &k->bytes_cap, len, 1) ||
+	    !grow_table((void **)&k->counters, &k->counters_cap, oh->num_counters, sizeof *c))
+		return;
+	memcpy(k->bytes, ob.p + oh->header_length, len);
+	memcpy(k->counters, c, oh->num_counters * sizeof *c);
+	*k = (struct known_defs){ true, oh->title, oh->num_counters, oh->header_length, ob.len,
+	                          len, k->bytes, k->bytes_cap, k->counters, k->counters_cap,
+	                          nodata, unknown };
+}
+
 /* The counter definitions of object o (span ob), from HeaderLength on, each
- * ByteLength long; a base pairs with the shown counter before it. */
+ * ByteLength long; a base pairs with the shown counter before it. The
+ * objects of a snapshot are mostly those of the one before: definitions
+ * known by their bytes are not walked again. */
 static bool
 walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
                  const struct wp_object_head *oh, struct wp_fault *f)
 {
 	size_t at = oh->header_length, first = w->ncounters;
+	struct known_defs *k = known_defs_of(w, oh);
+	uint64_t nodata = w->snap.nodata, unknown = w->snap.unknown;
 	struct wp_definition_head d;
 	const char *rule;
 
 	if (!grow_table((void **)&w->counters, &w->counters_cap, first + oh->num_counters,
 	          sizeof *w->counters))
 		return fail(f, NULL, 0);
+	if (defs_known(w, k, ob, oh))
+		return true;
 	for (uint32_t i = 0; i < oh->num_counters; i++, at += d.byte_length) {
 		if (!le_u32(ob, at, &d.byte_length) || !le_u32(ob, at + 4, &d.title) ||
 		    !le_u32(ob, at + 28, &d.type) || !le_u32(ob, at + 32, &d.size) ||
@@ -259,6 +464,8 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 		w->snap.nodata += c->role == WP_NODATA;
 		w->snap.unknown += c->role == WP_UNKNOWN;
 	}
+	remember_defs(w, k, ob, oh, at - oh->header_length, w->snap.nodata - nodata,
+	              w->snap.unknown - unknown);
 	return true;
 }
 
@@ -309,7 +516,6 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 	struct wp_instance_head ih;
 	uint32_t cb_len, unique;
 	const char *rule;
-	bool ok;
 
 	if (!grow_table((void **)&w->instances, &w->instances_cap,
 	          w->ninstances + (size_t)oh->num_instances, sizeof *w->instances) ||
@@ -327,9 +533,7 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 		/* NameLength counts the terminating NUL */
 		struct span name = span_sub(ob, at + ih.name_offset, ih.name_length);
 		struct name_at *n = &w->names[w->ninstances];
-		ok = oh->codepage ? text_codepage(w, oh->codepage, name, &n->raw)
-		                  : text_utf16(w, name, &n->raw);
-		if (!ok)
+		if (!text_name(w, oh->codepage, name, &n->raw))
 			return fail(f, NULL, 0);
 		w->instances[w->ninstances++] = (struct wp_instance){
 			NULL, ih.parent_title, ih.parent_instance, ih.unique_id };
@@ -444,7 +648,7 @@ static bool
 number_repeats(struct wp_walker *w, size_t first, size_t end)
 {
 	size_t n = 16, mask;
-	char suffix[16];
+	char suffix[FMTNUM_MAX + 2] = "#";
 
 	while (n < 2 * (end - first))
 		n *= 2;
@@ -464,7 +668,7 @@ number_repeats(struct wp_walker *w, size_t first, size_t end)
 			w->slots[i] = (uint32_t)(k + 1);
 			continue;
 		}
-		snprintf(suffix, sizeof suffix, "#%u", ++w->names[w->slots[i] - 1].repeats);
+		suffix[1 + fmt_u64(suffix + 1, ++w->names[w->slots[i] - 1].repeats)] = '\0';
 		if (!text_join(w, name->full, suffix, SIZE_MAX, &w->names[k].shown))
 			return false;
 	}
@@ -551,7 +755,7 @@ wp_walk(struct wp_walker *w, struct span b, const struct wp_snapshot **out,
 		return fail(f, "PDB: SystemNameOffset + SystemNameLength <= TotalByteLength", 80),
 		       PM_E_PERF_BLOCK;
 	at = h.header_length;
-	if (!text_utf16(w, span_sub(b, h.name_offset, h.name_length), &w->system_at))
+	if (!text_name(w, 0, span_sub(b, h.name_offset, h.name_length), &w->system_at))
 		return no_room(w, f);
 	for (uint32_t i = 0; i < h.num_objects; i++, at += length)
 		if (!walk_object(w, b, at, &length, f))

@@ -13,18 +13,29 @@
 #define WP_PRECISION 0x00070000u
 
 /* What a series needs between snapshots: its last raw sample, and which
- * of its system's snapshots that was; and the names its entry shows. */
+ * of its system's snapshots that was; its CounterType as given and the
+ * engine's entry of it; and the names its entry shows. A series of the same instance as the one made
+ * before it shares that one's instance text (own_instance false), so that
+ * a row's counters are told to be of one instance by a pointer. */
 struct last {
 	struct counter_sample s;
 	uint64_t serial;
+	uint32_t raw_type;
+	const struct counter_type_info *ti;
+	bool own_instance;
 	char *object, *counter, *instance;
 };
 
-/* A system's previous snapshot: its clocks, and its number (1.., 0 none). */
+/* A system's previous snapshot: its clocks, its number (1.., 0 none),
+ * and the series at each place of its values (series + 1, 0 none): a
+ * snapshot of the same layout finds its series there, checked, without
+ * the index. */
 struct system {
 	int64_t time;
 	uint64_t perf_time, time_100ns;
 	uint64_t serial;
+	uint32_t *at;
+	size_t at_cap;
 };
 
 struct wp_cook {
@@ -65,8 +76,11 @@ wp_cook_close(struct wp_cook *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->last[i].object);
 		free(c->last[i].counter);
-		free(c->last[i].instance);
+		if (c->last[i].own_instance)
+			free(c->last[i].instance);
 	}
+	for (size_t i = 0; i < c->nsys; i++)
+		free(c->sys[i].at);
 	free(c->cat);
 	free(c->last);
 	free(c->index);
@@ -128,25 +142,30 @@ rehash(struct wp_cook *c)
 
 /* A new series at table slot at. */
 static pm_status
-add_series(struct wp_cook *c, const struct key *k, enum counter_type type, size_t at,
-           uint32_t *id)
+add_series(struct wp_cook *c, const struct key *k, enum counter_type type,
+           uint32_t raw_type, size_t at, uint32_t *id)
 {
 	char buf[12];
 	struct series *s;
 	struct last *l;
+	bool shared;
 
 	if (c->n >= UINT32_MAX - 1 ||
 	    !grow_table((void **)&c->cat, &c->cap, c->n + 1, sizeof *c->cat) ||
 	    !grow_table((void **)&c->last, &c->lastcap, c->n + 1, sizeof *c->last))
 		return PM_E_NOMEM;
+	shared = c->n && strcmp(c->last[c->n - 1].instance, k->instance) == 0;
 	l = &c->last[c->n];
-	*l = (struct last){ .object = strdup(wp_name(c->names, k->object, buf)),
+	*l = (struct last){ .raw_type = raw_type, .ti = counter_type_info(type),
+	                    .own_instance = !shared,
+	                    .object = strdup(wp_name(c->names, k->object, buf)),
 	                    .counter = strdup(wp_name(c->names, k->counter, buf)),
-	                    .instance = strdup(k->instance) };
+	                    .instance = shared ? l[-1].instance : strdup(k->instance) };
 	if (!l->object || !l->counter || !l->instance) {
 		free(l->object);
 		free(l->counter);
-		free(l->instance);
+		if (!shared)
+			free(l->instance);
 		return PM_E_NOMEM;
 	}
 	s = &c->cat[c->n];
@@ -163,7 +182,8 @@ add_series(struct wp_cook *c, const struct key *k, enum counter_type type, size_
 
 /* The series of k, added when new. */
 static pm_status
-find_series(struct wp_cook *c, const struct key *k, enum counter_type type, uint32_t *id)
+find_series(struct wp_cook *c, const struct key *k, enum counter_type type,
+            uint32_t raw_type, uint32_t *id)
 {
 	size_t at;
 
@@ -177,17 +197,15 @@ find_series(struct wp_cook *c, const struct key *k, enum counter_type type, uint
 			return PM_OK;
 		}
 	}
-	return add_series(c, k, type, at, id);
+	return add_series(c, k, type, raw_type, at, id);
 }
 
-/* The raw sample of counter k of object o in instance row r, in the clock
- * of its type's time base. */
+/* The raw sample of counter k (ct) of object o in the instance row of
+ * values v, in the clock of its type's time base. */
 static struct counter_sample
-sample_of(const struct wp_snapshot *s, const struct wp_object *o, size_t r, size_t k,
-          const struct counter_type_info *ti)
+sample_of(const struct wp_snapshot *s, const struct wp_object *o, const uint64_t *v,
+          size_t k, const struct wp_counter *ct, const struct counter_type_info *ti)
 {
-	const struct wp_counter *ct = &o->counters[k];
-	const uint64_t *v = o->values + r * o->ncounters;
 	uint64_t base = ct->base != WP_NO_BASE ? v[ct->base] : 0;
 	struct counter_sample x = { .n = v[k], .b = base };
 
@@ -202,17 +220,26 @@ sample_of(const struct wp_snapshot *s, const struct wp_object *o, size_t r, size
 	return x;
 }
 
-/* The state of s's system, grown to hold it. */
+/* The state of s's system, grown to hold it, its places for n values. */
 static struct system *
-system_of(struct wp_cook *c, uint32_t source)
+system_of(struct wp_cook *c, uint32_t source, size_t n)
 {
+	struct system *y;
+	size_t had;
+
 	if (source >= c->nsys) {
-		size_t n = c->nsys;
+		had = c->nsys;
 		if (!grow_table((void **)&c->sys, &c->nsys, (size_t)source + 1, sizeof *c->sys))
 			return NULL;
-		memset(c->sys + n, 0, (c->nsys - n) * sizeof *c->sys);
+		memset(c->sys + had, 0, (c->nsys - had) * sizeof *c->sys);
 	}
-	return &c->sys[source];
+	y = &c->sys[source];
+	had = y->at_cap;
+	if (!grow_table((void **)&y->at, &y->at_cap, n, sizeof *y->at))
+		return NULL;
+	if (y->at_cap > had)
+		memset(y->at + had, 0, (y->at_cap - had) * sizeof *y->at);
+	return y;
 }
 
 /* Whether the system's clocks went back since its previous snapshot. */
@@ -236,29 +263,55 @@ values_in(const struct wp_snapshot *s)
 	return n;
 }
 
-/* One counter of one instance row: its value or window into *v, and
- * whether there is one (none: a base or a type without a value, or no
- * previous sample for a two-sample type). */
-static pm_status
-cook_counter(struct wp_cook *c, const struct wp_snapshot *s, const struct system *y,
-             bool back, const struct key *k, const struct wp_object *o, size_t r,
-             size_t ci, struct series_value *v, bool *emitted)
+/* Whether series id is the one of k with CounterType raw, k's instance
+ * text being *instance: a pointer the row's first series set. */
+static bool
+is_series(const struct wp_cook *c, uint32_t id, const struct key *k, uint32_t raw,
+          const char **instance)
 {
-	const struct wp_counter *ct = &o->counters[ci];
-	enum counter_type type = counter_type_by_value(ct->type);
-	const struct counter_type_info *ti = counter_type_info(type);
+	const struct series *s = &c->cat[id];
+
+	if (s->source != k->source || s->object != k->object || s->counter != k->counter ||
+	    c->last[id].raw_type != raw)
+		return false;
+	if (s->instance == *instance)
+		return true;
+	if (strcmp(s->instance, k->instance) != 0)
+		return false;
+	*instance = s->instance;
+	return true;
+}
+
+/* One shown counter ci (ct) of the instance row of values row, at place
+ * p of the system's values: its value or window into *v, and whether
+ * there is one (none: no previous sample for a two-sample type). */
+static pm_status
+cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
+             bool back, const struct key *k, const char **instance, size_t p,
+             const struct wp_object *o, const uint64_t *row, size_t ci,
+             const struct wp_counter *ct, struct series_value *v, bool *emitted)
+{
+	const struct counter_type_info *ti;
+	enum counter_type type;
 	struct counter_sample x;
 	struct last *l;
-	uint32_t id;
+	uint32_t id = y->at[p] - 1;
 	pm_status st;
 
 	*emitted = false;
-	if (ct->role != WP_SHOWN || !ti || !ti->displayed)
-		return PM_OK;
-	if ((st = find_series(c, k, type, &id)) != PM_OK)
-		return st;
-	x = sample_of(s, o, r, ci, ti);
+	if (!y->at[p] || !is_series(c, id, k, ct->type, instance)) {
+		type = counter_type_by_value(ct->type);
+		ti = counter_type_info(type);
+		if (!ti || !ti->displayed)
+			return PM_OK;  /* shown, yet no value: not as the walk says */
+		if ((st = find_series(c, k, type, ct->type, &id)) != PM_OK)
+			return st;
+		y->at[p] = id + 1;
+	}
 	l = &c->last[id];
+	ti = l->ti;
+	type = c->cat[id].type;
+	x = sample_of(s, o, row, ci, ct, ti);
 	*v = (struct series_value){ .series = id, .two = ti->two_samples };
 	if (!ti->two_samples) {
 		(void)counter_window_of(type, NULL, &x, &v->w);
@@ -280,14 +333,14 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 	struct series_frame f;
 	struct system *y;
 	uint32_t source;
-	size_t n = 0;
+	size_t n = 0, p = 0, places = values_in(s);
 	bool back;
 	pm_status st;
 
 	if ((st = sources_intern(c->src, s->system, strlen(s->system), &source)) != PM_OK)
 		return st;
-	if (!(y = system_of(c, source)) ||
-	    !grow_table((void **)&c->vals, &c->vcap, values_in(s), sizeof *c->vals))
+	if (!(y = system_of(c, source, places)) ||
+	    !grow_table((void **)&c->vals, &c->vcap, places, sizeof *c->vals))
 		return PM_E_NOMEM;
 	back = y->serial && went_back(y, s);
 	for (size_t i = 0; i < s->nobjects; i++) {
@@ -296,11 +349,16 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 		for (size_t r = 0; r < rows; r++) {
 			struct key k = { source, o->title, 0,
 			                 o->ninstances ? o->instances[r].name : "" };
-			for (size_t ci = 0; ci < o->ncounters; ci++) {
+			const uint64_t *row = o->values + r * o->ncounters;
+			const char *instance = NULL;
+			for (size_t ci = 0; ci < o->ncounters; ci++, p++) {
+				const struct wp_counter *ct = &o->counters[ci];
 				bool emitted;
-				k.counter = o->counters[ci].title;
-				if ((st = cook_counter(c, s, y, back, &k, o, r, ci,
-				                       &c->vals[n], &emitted)) != PM_OK)
+				if (ct->role != WP_SHOWN)
+					continue;  /* a base, or a type without a value */
+				k.counter = ct->title;
+				if ((st = cook_counter(c, s, y, back, &k, &instance, p, o, row, ci,
+				                       ct, &c->vals[n], &emitted)) != PM_OK)
 					return st;
 				n += emitted;
 			}
@@ -309,8 +367,10 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 	f = (struct series_frame){ .source = source, .input = input, .start = y->serial ? y->time : s->time,
 	                           .end = s->time, .v = c->vals, .n = n,
 	                           .catalogue = c->cat, .nseries = c->n };
-	*y = (struct system){ .time = s->time, .perf_time = s->perf_time,
-	                      .time_100ns = s->perf_time_100ns, .serial = y->serial + 1 };
+	y->time = s->time;
+	y->perf_time = s->perf_time;
+	y->time_100ns = s->perf_time_100ns;
+	y->serial++;
 	c->emit(&f, c->ctx);
 	return PM_OK;
 }

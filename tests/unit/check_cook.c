@@ -563,6 +563,46 @@ START_TEST(new_instance_has_no_window)
 }
 END_TEST
 
+/* A new instance listed first moves the others' values to other places:
+ * each still pairs with its own previous sample, as the same series. */
+START_TEST(moved_instances_keep_their_series)
+{
+	static const struct wp_instance ab[] = { { .name = "a", .unique_id = -1 },
+	                                         { .name = "b", .unique_id = -1 } };
+	static const struct wp_instance nab[] = { { .name = "new", .unique_id = -1 },
+	                                          { .name = "a", .unique_id = -1 },
+	                                          { .name = "b", .unique_id = -1 } };
+	static const uint64_t v1[] = { 1000000, 5,   2000000, 6 };
+	static const uint64_t v2[] = { 9000000, 1,   4000000, 7,   8000000, 8 };
+	static const uint64_t v3[] = { 5000000, 9,   9000000, 10 };
+	struct wp_snapshot s;
+	uint32_t a6, b6;
+
+	s = cpu_snapshot(100, ab, 2, v1);
+	add(&s);
+	a6 = must(0, 16, "a")->v.series;
+	b6 = must(0, 16, "b")->v.series;
+	s = cpu_snapshot(110, nab, 3, v2);
+	add(&s);
+	ck_assert_uint_eq(got[1].n, 5);  /* new has no window of counter 6 */
+	ck_assert_ptr_null(find(1, 6, "new"));
+	ck_assert_uint_eq(must(1, 16, "new")->v.w.n, 1);
+	ck_assert_uint_eq(must(1, 6, "a")->v.w.n, 3000000);   /* 4,000,000 - 1,000,000 */
+	ck_assert_uint_eq(must(1, 6, "b")->v.w.n, 6000000);   /* 8,000,000 - 2,000,000 */
+	ck_assert_uint_eq(must(1, 6, "a")->v.w.d, 100000000); /* 10 s of 100 ns */
+	ck_assert_uint_eq(must(1, 16, "a")->v.series, a6);
+	ck_assert_uint_eq(must(1, 16, "b")->v.series, b6);
+	ck_assert_uint_eq(must(1, 16, "b")->v.w.n, 8);
+	/* and back to where they were */
+	s = cpu_snapshot(120, ab, 2, v3);
+	add(&s);
+	ck_assert_uint_eq(must(2, 6, "a")->v.w.n, 1000000);   /* 5,000,000 - 4,000,000 */
+	ck_assert_uint_eq(must(2, 6, "b")->v.w.n, 1000000);   /* 9,000,000 - 8,000,000 */
+	ck_assert_uint_eq(must(2, 16, "a")->v.series, a6);
+	ck_assert_uint_eq(wp_cook_resets(cook), 0);
+}
+END_TEST
+
 START_TEST(object_with_zero_instances_gives_nothing)
 {
 	static const uint64_t none[1] = { 0 };
@@ -591,6 +631,7 @@ unit_suite(void)
 	tcase_add_test(tc, four_byte_wrap_and_64_bit_reset);
 	tcase_add_test(tc, four_byte_large_jump_is_no_wrap);
 	tcase_add_test(tc, new_instance_has_no_window);
+	tcase_add_test(tc, moved_instances_keep_their_series);
 	tcase_add_test(tc, object_with_zero_instances_gives_nothing);
 	suite_add_tcase(s, tc);
 	return s;

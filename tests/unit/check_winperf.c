@@ -321,6 +321,95 @@ START_TEST(codepage_and_utf16_names)
 }
 END_TEST
 
+/* One name's bytes in three objects: code pages 1252 and 850 and
+ * UTF-16LE, where "caf\xE9" is two code units and an odd byte. */
+static void
+build_same_bytes(struct bld *b, const uint8_t *name, size_t n)
+{
+	static const uint32_t codepages[] = { 1252, 850, 0 };
+	pdb_begin(b, 104, "H");
+	for (uint32_t i = 0; i < 3; i++) {
+		obj_begin(b, 230 + i, 1, codepages[i], 1);
+		def(b, 6, RAWCOUNT, 4, 0);
+		defs_end(b);
+		inst(b, name, n, 0, 0);
+		cblock(b, 4);
+		obj_end(b);
+	}
+	pdb_end(b);
+}
+
+/* Names are converted once and then known by their bytes and code page:
+ * the same bytes under another code page are another name, and a name
+ * whose bytes changed is converted again. Expected texts from the code
+ * page tables: 0xE9 is U+00E9 in 1252 and U+00DA in 850; the code units
+ * 0x6163 and 0xE966 are U+6163 and U+E966. */
+START_TEST(names_known_by_bytes_and_code_page)
+{
+	static const uint8_t cafe_acute[] = { 'c', 'a', 'f', 0xE9, 0 };
+	static const uint8_t cafe[] = { 'c', 'a', 'f', 'e', 0 };
+	struct bld b;
+	for (int pass = 0; pass < 2; pass++) {
+		build_same_bytes(&b, cafe_acute, sizeof cafe_acute);
+		const struct wp_snapshot *s = walk_ok(&b);
+		ck_assert_str_eq(s->objects[0].instances[0].name, "caf\xc3\xa9");
+		ck_assert_str_eq(s->objects[1].instances[0].name, "caf\xc3\x9a");
+		ck_assert_str_eq(s->objects[2].instances[0].name, "\xe6\x85\xa3\xee\xa5\xa6");
+	}
+	build_same_bytes(&b, cafe, sizeof cafe);
+	const struct wp_snapshot *s = walk_ok(&b);
+	ck_assert_str_eq(s->objects[0].instances[0].name, "cafe");
+	ck_assert_str_eq(s->objects[1].instances[0].name, "cafe");
+	/* 'c' 'a' 'f' 'e': U+6163, U+6566 */
+	ck_assert_str_eq(s->objects[2].instances[0].name, "\xe6\x85\xa3\xe6\x95\xa6");
+}
+END_TEST
+
+/* An object of two raw counts, the second's CounterOffset 200 and type
+ * type2, with a counter block of data bytes. */
+static void
+build_offsets(struct bld *b, uint32_t type2, size_t data)
+{
+	pdb_begin(b, 104, "H");
+	obj_begin(b, 2, WP_NO_INSTANCES, 0, 2);
+	def(b, 248, RAWCOUNT, 4, 4);
+	def(b, 250, type2, 4, 200);
+	defs_end(b);
+	size_t v = cblock(b, data);
+	put32(b, v, 11);
+	if (data >= 200)
+		put32(b, v + 196, 22);
+	obj_end(b);
+	pdb_end(b);
+}
+
+/* Definitions walked once are known by their bytes: the same bytes give
+ * the same counters, other bytes are walked again, and the same bytes in
+ * a shorter object are checked again, by the rule they then break (the
+ * second CounterOffset, 200, past the 156 bytes the object has from the
+ * second definition on: 64 + 2 x 40 + 4 + 8). */
+START_TEST(definitions_known_by_bytes)
+{
+	struct bld b;
+	const struct wp_snapshot *s;
+	for (int pass = 0; pass < 2; pass++) {
+		build_offsets(&b, RAWCOUNT, 200);
+		s = walk_ok(&b);
+		ck_assert_int_eq(s->objects[0].counters[1].role, WP_SHOWN);
+		ck_assert_uint_eq(s->objects[0].values[1], 22);
+		ck_assert_uint_eq(s->nodata, 0);
+	}
+	build_offsets(&b, NODATA, 200);
+	s = walk_ok(&b);
+	ck_assert_int_eq(s->objects[0].counters[1].role, WP_NODATA);
+	ck_assert_uint_eq(s->nodata, 1);
+	build_offsets(&b, RAWCOUNT, 200);
+	ck_assert_ptr_null(walk_rule(&b));
+	build_offsets(&b, RAWCOUNT, 8);
+	ck_assert_str_eq(walk_rule(&b), "counter definition: 0 <= CounterOffset <= bufSize");
+}
+END_TEST
+
 /* .NET ValidationTests.cs (COUNTERS.md §4), one category at a time; S is
  * the structure's least size. Each patched block must break a rule of the
  * structure patched. */
@@ -617,6 +706,8 @@ unit_suite(void)
 	tcase_add_test(tc, zero_instances);
 	tcase_add_test(tc, parents_and_repeats);
 	tcase_add_test(tc, codepage_and_utf16_names);
+	tcase_add_test(tc, names_known_by_bytes_and_code_page);
+	tcase_add_test(tc, definitions_known_by_bytes);
 	tcase_add_test(tc, pdb_vectors);
 	tcase_add_test(tc, object_vectors);
 	tcase_add_test(tc, definition_vectors);
