@@ -1,8 +1,8 @@
 /* fmtnum.c: hand-written number formatting. See fmtnum.h.
  *
- * Digits are written three at a time from a table, right to left, into
- * their final place: the length of a number is known before its first
- * digit is written. Everything that fits 64 bits stays in 64-bit
+ * Digits are made eight at a time in the lanes of a 64-bit word and
+ * stored whole into their final place: the length of a number is known
+ * before its first digit is written. Everything that fits 64 bits stays in 64-bit
  * arithmetic; 128 bits only where a figure needs them. */
 #include <math.h>
 #include <string.h>
@@ -19,16 +19,6 @@ static const uint64_t pow10[20] = {
 	10000000000000000000ULL
 };
 
-/* "000001002...999": the digits of 0 to 999, three each. */
-#define TRIPLE(a, b) a b "0" a b "1" a b "2" a b "3" a b "4" \
-	a b "5" a b "6" a b "7" a b "8" a b "9"
-#define TRIPLES(a) TRIPLE(a, "0") TRIPLE(a, "1") TRIPLE(a, "2") TRIPLE(a, "3") \
-	TRIPLE(a, "4") TRIPLE(a, "5") TRIPLE(a, "6") TRIPLE(a, "7") \
-	TRIPLE(a, "8") TRIPLE(a, "9")
-static const char triples[] = TRIPLES("0") TRIPLES("1") TRIPLES("2")
-	TRIPLES("3") TRIPLES("4") TRIPLES("5") TRIPLES("6") TRIPLES("7")
-	TRIPLES("8") TRIPLES("9");
-
 /* Decimal digits of v, at least 1: log2 of v times log10(2) (1233/4096)
  * is the count or one less, which the table of powers settles. */
 static unsigned
@@ -40,25 +30,52 @@ ndigits(uint64_t v)
 	return n ? n : 1;
 }
 
-/* The n lowest digits of v, zeros in front, ending at end; returns v
- * without them (v / 10**n). */
+/* The 8 digits of v < 10**8, zeros in front, as the bytes of a word in
+ * little-endian order, first digit lowest: all of them at once, in lanes
+ * of the word (v / 10**4 and v % 10**4, then / 100 and % 100 in each
+ * half, then / 10 and % 10 in each quarter), by multiplications that
+ * cannot carry from one lane into the next. */
 static inline uint64_t
-put_digits(char *end, uint64_t v, unsigned n)
+digits8(uint32_t v)
 {
-	for (; n >= 3; n -= 3) {
-		end -= 3;
-		memcpy(end, triples + 3 * (v % 1000), 3);
-		v /= 1000;
+	uint64_t m = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t h = (m * 10486 >> 20) & UINT64_C(0x0000007F0000007F);
+
+	m = (m - 100 * h) << 16 | h;
+	h = (m * 103 >> 10) & UINT64_C(0x000F000F000F000F);
+	return (m - 10 * h) << 8 | h | UINT64_C(0x3030303030303030);
+}
+
+/* The word of digits8 at p, in memory order on either byte order. */
+static inline void
+put_word(char *p, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	memcpy(p, &w, 8);
+}
+
+/* The len (1 to 20) lowest digits of v at out, zeros in front, eight at
+ * a time; up to 7 bytes past them are scratch. lo is digits8 of
+ * v % 10**8. A word's leading digits are dropped by a shift, so that every
+ * store is whole. */
+static inline __attribute__((always_inline)) void
+put_len(char *out, uint64_t v, unsigned len, uint64_t lo)
+{
+	uint64_t hi = v / 100000000;
+
+	if (len <= 8) {
+		put_word(out, lo >> 8 * (8 - len));
+		return;
 	}
-	/* the last two: the end of their triple */
-	if (n == 2) {
-		memcpy(end - 2, triples + 3 * (v % 100) + 1, 2);
-		v /= 100;
-	} else if (n == 1) {
-		end[-1] = (char)('0' + v % 10);
-		v /= 10;
+	if (len <= 16) {
+		put_word(out, digits8((uint32_t)hi) >> 8 * (16 - len));
+	} else {
+		put_word(out, digits8((uint32_t)(hi / 100000000)) >> 8 * (24 - len));
+		put_word(out + len - 16, digits8((uint32_t)(hi % 100000000)));
 	}
-	return v;
+	put_word(out + len - 8, lo);
 }
 
 /* fmt_u64, inline in the figures of fmt_ratio */
@@ -67,7 +84,7 @@ put_u64(char *out, uint64_t v)
 {
 	unsigned n = ndigits(v);
 
-	put_digits(out + n, v, n);
+	put_len(out, v, n, digits8((uint32_t)(v % 100000000)));
 	return n;
 }
 
@@ -121,28 +138,33 @@ put_fixed(char *out, uint64_t whole, uint64_t frac, unsigned decimals)
 			memcpy(out + n, point_zeros, sizeof point_zeros);
 		} else {
 			out[n] = '.';
-			put_digits(out + n + 1 + decimals, frac, decimals);
+			put_len(out + n + 1, frac, decimals,
+			        digits8((uint32_t)(frac % 100000000)));
 		}
 		n += 1 + decimals;
 	}
 	return n;
 }
 
-/* scaled, the value times 10**decimals (below 20), with the point: the
- * fraction's digits first, then what is left of scaled, the whole part,
- * without dividing by 10**decimals. */
+/* scaled, the value times 10**decimals (below 20), with the point: all
+ * its digits (at least one before the point), then the fraction's again a
+ * place further, and the point in the gap, without dividing by
+ * 10**decimals. */
 static size_t
 put_point(char *out, uint64_t scaled, unsigned decimals)
 {
-	unsigned nd = ndigits(scaled), whole = nd > decimals ? nd - decimals : 1;
-	size_t n = decimals ? whole + 1 + decimals : whole;
+	unsigned nd = ndigits(scaled), len = nd > decimals ? nd : decimals + 1;
+	uint64_t lo = digits8((uint32_t)(scaled % 100000000));
 
-	if (decimals) {
-		scaled = put_digits(out + n, scaled, decimals);
-		out[whole] = '.';
-	}
-	put_digits(out + whole, scaled, whole);
-	return n;
+	put_len(out, scaled, len, lo);
+	if (decimals == 0)
+		return len;
+	if (decimals <= 8)
+		put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
+	else
+		put_len(out + len - decimals + 1, scaled, decimals, lo);
+	out[len - decimals] = '.';
+	return len + 1;
 }
 
 /* scaled is the value times 10**decimals: write it with the point. */
