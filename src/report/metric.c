@@ -367,9 +367,9 @@ metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
 
 /* One window: SUM(dN) of a total column (a DELTA type, whose every window
  * has a value) is its dN; other columns take the engine's fraction of the
- * one window. */
-void
-metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
+ * one window. Apart: the usual columns do not come here. */
+static __attribute__((noinline)) void
+engine_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
                     const struct metric_frame *fr, struct sink_cell *out)
 {
 	struct counter_window w;
@@ -382,6 +382,89 @@ metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
 		total_cell(f, w.n, out);
 	else
 		metric_window_figure(f, cell->type, &w, out);
+}
+
+/* The engine's fraction of one window, by formula (counter.c's acc_add
+ * then acc_fraction with one window): RAW, DELTA and MAX give P*N/1,
+ * FRACTION P*N/dB and AVERAGE_TIMER N/(TB*dB), none when dB is 0.
+ * ratio_cell then multiplies by the scale while both products fit 64
+ * bits: the factors here are those products' constant parts, so that a
+ * product that fits here is one that fits there. */
+void
+metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f)
+{
+	const struct counter_type_info *ti = counter_type_info(cell->type);
+	struct metric_one *o = &cell->one;
+	uint64_t p = ti && ti->percent ? 100 : 1;
+
+	*o = (struct metric_one){ .how = ONE_ENGINE };
+	if (!cell->simple || !f->figure)
+		return;
+	if (f->total) {
+		bool integer = f->scale_num == 1 && f->scale_den == 1 && f->decimals == 0;
+
+		*o = (struct metric_one){ f->scale_num, f->scale_den,
+		                          integer ? ONE_INTEGER : ONE_UNIT };
+		return;
+	}
+	if (!ti || !ti->displayed ||
+	    __builtin_mul_overflow(p, f->scale_num, &o->num_factor))
+		return;
+	o->den_factor = f->scale_den;
+	switch (ti->formula) {
+	case CF_RAW:
+	case CF_DELTA:
+	case CF_MAX:
+		o->how = ONE_UNIT;
+		break;
+	case CF_FRACTION:
+		o->how = ONE_BASE;
+		break;
+	case CF_AVG_TIMER:
+		/* TB 0: no window has a value, the engine says so */
+		if (cell->feed.tb != 0 &&
+		    !__builtin_mul_overflow(cell->feed.tb, f->scale_den, &o->den_factor))
+			o->how = ONE_BASE;
+		break;
+	default:
+		break;
+	}
+}
+
+void
+metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
+                    const struct metric_frame *fr, struct sink_cell *out)
+{
+	const struct counter_feed *feed = &cell->feed;
+	const struct metric_one *o = &cell->one;
+	uint64_t n, b, num, den = o->den_factor;
+
+	if (o->how == ONE_ENGINE) {
+		engine_frame_figure(f, cell, fr, out);
+		return;
+	}
+	out->kind = SINK_EMPTY;
+	if ((fr->have & feed->need) != feed->need)
+		return;
+	n = fr->x[feed->n];
+	if (o->how == ONE_INTEGER) {
+		out->kind = SINK_INTEGER;
+		out->v.integer = n;
+		return;
+	}
+	if (o->how == ONE_BASE) {
+		b = fr->x[feed->b];
+		if (b == 0)
+			return;
+		if (__builtin_mul_overflow(b, o->den_factor, &den)) {
+			engine_frame_figure(f, cell, fr, out);
+			return;
+		}
+	}
+	if (__builtin_mul_overflow(n, o->num_factor, &num))
+		engine_frame_figure(f, cell, fr, out);
+	else
+		fraction_cell(out, num, den, f->decimals);
 }
 
 void

@@ -73,6 +73,24 @@ struct metric_frame {
  * column's references, read term by term. The feed's need is the groups
  * the column reads (bits 1..7) and METRIC_VALID. first_start and last_end
  * read @start and @end, valid or not. */
+/* How a streamed row reads a column's figure of one frame
+ * (metric_one_bind): through the engine, or straight from the frame
+ * where the one window's fraction of the column's type is its N over 1
+ * (totals, RAW, DELTA, MAX) or over its B (FRACTION, and AVERAGE_TIMER
+ * with TB in the factor). */
+enum metric_one_how {
+	ONE_ENGINE,     /* counter_window_fraction, or a sum of terms */
+	ONE_INTEGER,    /* a count as it is: a total without scale */
+	ONE_UNIT,       /* N * num_factor / den_factor */
+	ONE_BASE        /* N * num_factor / (B * den_factor), none when B is 0 */
+};
+
+struct metric_one {
+	uint64_t num_factor;    /* the scale's numerator (times 100: percent) */
+	uint64_t den_factor;    /* the scale's denominator (times TB) */
+	uint8_t how;            /* enum metric_one_how */
+};
+
 struct metric_cell {
 	struct counter_feed feed;
 	const struct rpt_column *col;
@@ -80,6 +98,7 @@ struct metric_cell {
 	const struct metric_slots *slots;
 	enum counter_type type; /* the accumulator's (metric_acc_type) */
 	bool simple;
+	struct metric_one one;  /* of a streamed row's figure (metric_one_bind) */
 };
 
 /* The type the column's accumulator holds: the column's, or ELAPSED_TIME
@@ -143,9 +162,15 @@ void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
 void metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
                    struct sink_cell *out);
 
+/* How metric_frame_figure reads the figure of the column bound to cell,
+ * whose format is f: set once, when the report opens. */
+void metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f);
+
 /* What metric_figure gives of a fresh accumulator after metric_add of the
  * frame alone, without the accumulator: the figure of a row of one frame,
- * for the column bound to cell. */
+ * for the column bound to cell (and metric_one_bind). The same cell as the
+ * engine's fraction scaled by ratio_cell gives, without the engine where
+ * cell->one says so. */
 void metric_frame_figure(const struct metric_fmt *f,
                          const struct metric_cell *cell,
                          const struct metric_frame *fr, struct sink_cell *out);

@@ -127,10 +127,11 @@ bind_all(struct report *r)
 
 			if (r->types[c] == CT_UNKNOWN)
 				continue;
-			if (r->stream && r->fmt[c].figure)
+			if (r->stream && r->fmt[c].figure) {
 				metric_bind(&r->direct[acc], &def->cols[c], r->schema,
 				            &r->slots, bucket, acc, &r->uses);
-			else
+				metric_one_bind(&r->direct[acc], &r->fmt[c]);
+			} else
 				bind(r, acc, &def->cols[c], bucket);
 		}
 	for (size_t b = 0; b < r->nbuckets && def->ntop; b++)
