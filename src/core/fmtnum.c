@@ -11,7 +11,7 @@
 
 typedef unsigned __int128 u128;
 
-static const uint64_t pow10[20] = {
+const uint64_t fmtnum_pow10[20] = {
 	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
 	1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
 	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
@@ -19,79 +19,10 @@ static const uint64_t pow10[20] = {
 	10000000000000000000ULL
 };
 
-/* Decimal digits of v, at least 1: log2 of v times log10(2) (1233/4096)
- * is the count or one less, which the table of powers settles. */
-static unsigned
-ndigits(uint64_t v)
-{
-	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
-	unsigned n = t + 1 - (v < pow10[t]);
-
-	return n ? n : 1;
-}
-
-/* The 8 digits of v < 10**8, zeros in front, as the bytes of a word in
- * little-endian order, first digit lowest: all of them at once, in lanes
- * of the word (v / 10**4 and v % 10**4, then / 100 and % 100 in each
- * half, then / 10 and % 10 in each quarter), by multiplications that
- * cannot carry from one lane into the next. */
-static inline uint64_t
-digits8(uint32_t v)
-{
-	uint64_t m = v / 10000 | (uint64_t)(v % 10000) << 32;
-	uint64_t h = (m * 10486 >> 20) & UINT64_C(0x0000007F0000007F);
-
-	m = (m - 100 * h) << 16 | h;
-	h = (m * 103 >> 10) & UINT64_C(0x000F000F000F000F);
-	return (m - 10 * h) << 8 | h | UINT64_C(0x3030303030303030);
-}
-
-/* The word of digits8 at p, in memory order on either byte order. */
-static inline void
-put_word(char *p, uint64_t w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	memcpy(p, &w, 8);
-}
-
-/* The len (1 to 20) lowest digits of v at out, zeros in front, eight at
- * a time; up to 7 bytes past them are scratch. lo is digits8 of
- * v % 10**8. A word's leading digits are dropped by a shift, so that every
- * store is whole. */
-static inline __attribute__((always_inline)) void
-put_len(char *out, uint64_t v, unsigned len, uint64_t lo)
-{
-	uint64_t hi = v / 100000000;
-
-	if (len <= 8) {
-		put_word(out, lo >> 8 * (8 - len));
-		return;
-	}
-	if (len <= 16) {
-		put_word(out, digits8((uint32_t)hi) >> 8 * (16 - len));
-	} else {
-		put_word(out, digits8((uint32_t)(hi / 100000000)) >> 8 * (24 - len));
-		put_word(out + len - 16, digits8((uint32_t)(hi % 100000000)));
-	}
-	put_word(out + len - 8, lo);
-}
-
-/* fmt_u64, inline in the figures of fmt_ratio */
-static inline size_t
-put_u64(char *out, uint64_t v)
-{
-	unsigned n = ndigits(v);
-
-	put_len(out, v, n, digits8((uint32_t)(v % 100000000)));
-	return n;
-}
-
 size_t
 fmt_u64(char *out, uint64_t v)
 {
-	return put_u64(out, v);
+	return fmtnum_point(out, v, 0);
 }
 
 /* Beyond 64 bits, digit by digit: only figures past 2**64 come here. */
@@ -131,40 +62,19 @@ static const char point_zeros[20] = ".0000000000000000000";
 static inline size_t
 put_fixed(char *out, uint64_t whole, uint64_t frac, unsigned decimals)
 {
-	size_t n = put_u64(out, whole);
+	size_t n = fmtnum_point(out, whole, 0);
 
 	if (decimals) {
 		if (frac == 0) {
 			memcpy(out + n, point_zeros, sizeof point_zeros);
 		} else {
 			out[n] = '.';
-			put_len(out + n + 1, frac, decimals,
-			        digits8((uint32_t)(frac % 100000000)));
+			fmtnum_put_len(out + n + 1, frac, decimals,
+			        fmtnum_digits8((uint32_t)(frac % 100000000)));
 		}
 		n += 1 + decimals;
 	}
 	return n;
-}
-
-/* scaled, the value times 10**decimals (below 20), with the point: all
- * its digits (at least one before the point), then the fraction's again a
- * place further, and the point in the gap, without dividing by
- * 10**decimals. */
-static size_t
-put_point(char *out, uint64_t scaled, unsigned decimals)
-{
-	unsigned nd = ndigits(scaled), len = nd > decimals ? nd : decimals + 1;
-	uint64_t lo = digits8((uint32_t)(scaled % 100000000));
-
-	put_len(out, scaled, len, lo);
-	if (decimals == 0)
-		return len;
-	if (decimals <= 8)
-		put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
-	else
-		put_len(out + len - decimals + 1, scaled, decimals, lo);
-	out[len - decimals] = '.';
-	return len + 1;
 }
 
 /* scaled is the value times 10**decimals: write it with the point. */
@@ -175,7 +85,7 @@ put_scaled(char *out, u128 scaled, unsigned decimals)
 	size_t n;
 
 	if (scaled <= UINT64_MAX && decimals < 20)
-		return put_point(out, (uint64_t)scaled, decimals);
+		return fmtnum_point(out, (uint64_t)scaled, decimals);
 	for (unsigned i = 0; i < decimals; i++)
 		pow *= 10;
 	n = fmt_u128(out, scaled / pow);
@@ -206,21 +116,21 @@ ratio_wide(char *out, uint64_t num, uint64_t den, unsigned decimals)
 size_t
 fmt_ratio(char *out, uint64_t num, uint64_t den, unsigned decimals)
 {
-	/* Whole numbers, zero among them, need no division. Else in 64 bits
-	 * with one division when num * 10**decimals fits, with two when the
-	 * remainder times 10**decimals does: the whole part is num / den, the
-	 * fraction (r * 10**decimals + den / 2) / den, which rounding half up
-	 * can carry into the whole part (only when den > 1, so that
-	 * num / den + 1 fits). */
+	return fmt_ratio_inline(out, num, den, decimals);
+}
+
+size_t
+fmt_ratio_rest(char *out, uint64_t num, uint64_t den, unsigned decimals)
+{
+	/* Whole numbers need no division. Else in 64 bits with two
+	 * divisions when the remainder times 10**decimals fits: the whole
+	 * part is num / den, the fraction (r * 10**decimals + den / 2) / den,
+	 * which rounding half up can carry into the whole part (only when
+	 * den > 1, so that num / den + 1 fits). */
 	if (decimals < 20) {
-		uint64_t p = pow10[decimals], whole, r, t;
-		if (num == 0 || den == 1)
+		uint64_t p = fmtnum_pow10[decimals], whole, r, t;
+		if (den == 1)
 			return put_fixed(out, num, 0, decimals);
-		/* One division when num * 10**decimals + den / 2 fits: its
-		 * quotient is the whole part and the rounded fraction at once. */
-		if (!__builtin_mul_overflow(num, p, &t) &&
-		    !__builtin_add_overflow(t, den / 2, &t))
-			return put_point(out, t / den, decimals);
 		whole = num / den;
 		r = num % den;
 		if (!__builtin_mul_overflow(r, p, &t) &&

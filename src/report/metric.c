@@ -431,9 +431,10 @@ metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f)
 	}
 }
 
-void
-metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
-                    const struct metric_frame *fr, struct sink_cell *out)
+/* One column of metric_frame_figures. */
+static inline void
+frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
+             const struct metric_frame *fr, struct sink_cell *out)
 {
 	const struct counter_feed *feed = &cell->feed;
 	const struct metric_one *o = &cell->one;
@@ -465,6 +466,14 @@ metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
 		engine_frame_figure(f, cell, fr, out);
 	else
 		fraction_cell(out, num, den, f->decimals);
+}
+
+void
+metric_frame_figures(const struct metric_fmt *f, const struct metric_cell *cell,
+                     size_t n, const struct metric_frame *fr, struct sink_cell *out)
+{
+	for (size_t i = 0; i < n; i++)
+		frame_figure(&f[i], &cell[i], fr, &out[i]);
 }
 
 void

@@ -162,18 +162,18 @@ void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
 void metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
                    struct sink_cell *out);
 
-/* How metric_frame_figure reads the figure of the column bound to cell,
+/* How metric_frame_figures reads the figure of the column bound to cell,
  * whose format is f: set once, when the report opens. */
 void metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f);
 
 /* What metric_figure gives of a fresh accumulator after metric_add of the
- * frame alone, without the accumulator: the figure of a row of one frame,
- * for the column bound to cell (and metric_one_bind). The same cell as the
- * engine's fraction scaled by ratio_cell gives, without the engine where
- * cell->one says so. */
-void metric_frame_figure(const struct metric_fmt *f,
-                         const struct metric_cell *cell,
-                         const struct metric_frame *fr, struct sink_cell *out);
+ * frame alone, without the accumulator: the figures of a row of one frame,
+ * for the n columns f[0..n) bound to cell[0..n) (and metric_one_bind),
+ * into out[0..n). The same cells as the engine's fraction scaled by
+ * ratio_cell gives, without the engine where cell->one says so. */
+void metric_frame_figures(const struct metric_fmt *f,
+                          const struct metric_cell *cell, size_t n,
+                          const struct metric_frame *fr, struct sink_cell *out);
 
 /* The value of type t over the one window w as a cell, with f's scale and
  * decimals; SINK_EMPTY when it has none. */

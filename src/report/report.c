@@ -43,6 +43,7 @@ struct report {
 	/* a streamed row's figures, rows x columns: each the frame alone,
 	 * formatted without an accumulator */
 	struct metric_cell *direct;
+	size_t *direct_run;    /* of each column: direct ones from it on */
 	unsigned uses;         /* the schema's sums the bound columns read */
 	struct metric_slots slots;
 	/* frames held back, to be added together to the group whose
@@ -312,13 +313,15 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 				stamp_cell(r, &cells[i++], end);
 			}
 		}
-		for (size_t c = 0; c < def->ncols; c++, i++)
-			if (r->stream && r->fmt[c].figure)
-				metric_frame_figure(&r->fmt[c], &r->direct[row * def->ncols + c],
-				                    &r->frames[0], &cells[i]);
-			else
+		for (size_t c = 0, n; c < def->ncols; c += n, i += n)
+			if ((n = r->direct_run[c]) > 0) {
+				metric_frame_figures(&r->fmt[c], &r->direct[row * def->ncols + c],
+				                     n, &r->frames[0], &cells[i]);
+			} else {
+				n = 1;
 				column_cell(r, &r->fmt[c], &a[row * def->ncols + c],
 				            source, fr, bucket, &cells[i]);
+			}
 		for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
 				column_cell(r, &r->top_fmt[c],
@@ -634,6 +637,7 @@ alloc_tables(struct report *r)
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
+	r->direct_run = calloc(def->ncols + 1, sizeof *r->direct_run);
 	r->blank = calloc(r->stride, sizeof *r->blank);
 	r->frame_figures = calloc(METRIC_BATCH * r->slots.count, sizeof *r->frame_figures);
 	r->order = calloc(r->nbuckets + 1, sizeof *r->order);
@@ -642,7 +646,7 @@ alloc_tables(struct report *r)
 		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
 	       r->fmt && r->top_fmt && source_filter_init(&r->filter, &r->o, r->src) &&
-	       r->groups && r->accs && r->index && adder && r->direct &&
+	       r->groups && r->accs && r->index && adder && r->direct && r->direct_run &&
 	       r->blank && r->frame_figures && r->order && r->rank_value;
 }
 
@@ -662,6 +666,8 @@ bind_columns(struct report *r)
 		r->top_types[c] = metric_acc_type(&def->top_cols[c]);
 		metric_fmt_bind(&r->top_fmt[c], &def->top_cols[c]);
 	}
+	for (size_t c = def->ncols; c-- > 0;)
+		r->direct_run[c] = r->stream && r->fmt[c].figure ? r->direct_run[c + 1] + 1 : 0;
 	init_accs(r, r->blank);
 	bind_all(r);
 	build_out(r);
@@ -934,6 +940,7 @@ report_close(struct report *r)
 	free(r->index);
 	metric_adder_free(&r->adder);
 	free(r->direct);
+	free(r->direct_run);
 	free(r->blank);
 	free(r->frame_figures);
 	free(r->order);
