@@ -59,6 +59,17 @@ fmtnum_digits8(uint32_t v)
 	return (m - 10 * h) << 8 | h | UINT64_C(0x3030303030303030);
 }
 
+/* fmtnum_digits8 of v < 10**4, but for the four leading zeros: the same
+ * lanes, from the halves on. */
+static inline __attribute__((always_inline)) uint64_t
+fmtnum_digits4(uint32_t v)
+{
+	uint64_t m = v / 100 | (uint64_t)(v % 100) << 16;
+	uint64_t h = (m * 103 >> 10) & UINT64_C(0x000F000F);
+
+	return (m - 10 * h) << 8 | h | UINT64_C(0x30303030);
+}
+
 /* The word of fmtnum_digits8 at p, in memory order on either byte order. */
 static inline void
 fmtnum_put_word(char *p, uint64_t w)
@@ -82,7 +93,9 @@ fmtnum_put_len(char *out, uint64_t v, unsigned len, uint64_t lo)
 		fmtnum_put_word(out, lo >> 8 * (8 - len));
 		return;
 	}
-	if (len <= 16) {
+	if (len <= 12) {
+		fmtnum_put_word(out, fmtnum_digits4((uint32_t)hi) >> 8 * (12 - len));
+	} else if (len <= 16) {
 		fmtnum_put_word(out, fmtnum_digits8((uint32_t)hi) >> 8 * (16 - len));
 	} else {
 		fmtnum_put_word(out, fmtnum_digits8((uint32_t)(hi / 100000000)) >> 8 * (24 - len));
@@ -114,15 +127,20 @@ fmtnum_point(char *out, uint64_t scaled, unsigned decimals)
 
 /* fmt_ratio: one division while num * 10**decimals + den / 2 fits 64
  * bits, whose quotient is the whole part and the rounded fraction at once
- * (none for a whole number, zero among them); else fmt_ratio_rest. */
+ * (none for a power of ten); else fmt_ratio_rest. */
 static inline size_t
 fmt_ratio_inline(char *out, uint64_t num, uint64_t den, unsigned decimals)
 {
 	uint64_t t;
 
 	if (decimals < 20 && !__builtin_mul_overflow(num, fmtnum_pow10[decimals], &t)) {
-		if (den == 1)
-			return fmtnum_point(out, t, decimals);
+		/* 10**k has k trailing zero bits */
+		unsigned k = (unsigned)__builtin_ctzll(den);
+
+		/* den 10**k, k <= decimals (1 among them): exact, without
+		 * dividing, which costs more than the rest of a figure */
+		if (k <= decimals && den == fmtnum_pow10[k])
+			return fmtnum_point(out, num * fmtnum_pow10[decimals - k], decimals);
 		if (!__builtin_add_overflow(t, den / 2, &t))
 			return fmtnum_point(out, t / den, decimals);
 	}
