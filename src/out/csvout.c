@@ -73,7 +73,7 @@ static pm_status
 end(struct rowsink *s, const struct report_meta *m)
 {
 	(void)m;
-	return csvw_status(&((struct csvout *)s)->w);
+	return csvw_finish(&((struct csvout *)s)->w);
 }
 
 static void

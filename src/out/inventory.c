@@ -49,7 +49,7 @@ inventory_write(FILE *fp, const struct tally *t)
 	row(&w, "bytes", "skipped", NULL, &t->skipped);
 	row(&w, "bytes", "damaged", NULL, &t->damaged);
 	row(&w, "bytes", "read", NULL, &t->bytes_read);
-	st = csvw_status(&w);
+	st = csvw_finish(&w);
 	csvw_free(&w);
 	return st;
 }
@@ -141,7 +141,7 @@ inventory_write_perf(FILE *fp, const struct tally *t, const struct census *c,
 	count_row(&w, "bytes", "skipped", "", t->skipped);
 	count_row(&w, "bytes", "damaged", "", t->damaged);
 	count_row(&w, "bytes", "read", "", t->bytes_read);
-	st = csvw_status(&w);
+	st = csvw_finish(&w);
 	csvw_free(&w);
 	return st;
 }
