@@ -391,26 +391,29 @@ engine_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
  * bits: the factors here are those products' constant parts, so that a
  * product that fits here is one that fits there. */
 void
-metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f)
+metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
+                const struct metric_fmt *f)
 {
 	const struct counter_type_info *ti = counter_type_info(cell->type);
-	struct metric_one *o = &cell->one;
 	uint64_t p = ti && ti->percent ? 100 : 1;
 
-	*o = (struct metric_one){ .how = ONE_ENGINE };
+	*o = (struct metric_one){ .n = cell->feed.n, .b = cell->feed.b,
+	                          .need = cell->feed.need, .how = ONE_ENGINE,
+	                          .decimals = (uint8_t)f->decimals };
 	if (!cell->simple || !f->figure)
 		return;
+	o->num_factor = f->scale_num;
+	o->den_factor = f->scale_den;
 	if (f->total) {
-		bool integer = f->scale_num == 1 && f->scale_den == 1 && f->decimals == 0;
-
-		*o = (struct metric_one){ f->scale_num, f->scale_den,
-		                          integer ? ONE_INTEGER : ONE_UNIT };
+		o->how = f->scale_num == 1 && f->scale_den == 1 && f->decimals == 0
+		         ? ONE_INTEGER : ONE_UNIT;
 		return;
 	}
 	if (!ti || !ti->displayed ||
-	    __builtin_mul_overflow(p, f->scale_num, &o->num_factor))
+	    __builtin_mul_overflow(p, f->scale_num, &o->num_factor)) {
+		o->how = ONE_ENGINE;
 		return;
-	o->den_factor = f->scale_den;
+	}
 	switch (ti->formula) {
 	case CF_RAW:
 	case CF_DELTA:
@@ -433,11 +436,10 @@ metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f)
 
 /* One column of metric_frame_figures. */
 static inline void
-frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
-             const struct metric_frame *fr, struct sink_cell *out)
+frame_figure(const struct metric_one *o, const struct metric_fmt *f,
+             const struct metric_cell *cell, const struct metric_frame *fr,
+             struct sink_cell *out)
 {
-	const struct counter_feed *feed = &cell->feed;
-	const struct metric_one *o = &cell->one;
 	uint64_t n, b, num, den = o->den_factor;
 
 	if (o->how == ONE_ENGINE) {
@@ -445,16 +447,16 @@ frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
 		return;
 	}
 	out->kind = SINK_EMPTY;
-	if ((fr->have & feed->need) != feed->need)
+	if ((fr->have & o->need) != o->need)
 		return;
-	n = fr->x[feed->n];
+	n = fr->x[o->n];
 	if (o->how == ONE_INTEGER) {
 		out->kind = SINK_INTEGER;
 		out->v.integer = n;
 		return;
 	}
 	if (o->how == ONE_BASE) {
-		b = fr->x[feed->b];
+		b = fr->x[o->b];
 		if (b == 0)
 			return;
 		if (__builtin_mul_overflow(b, o->den_factor, &den)) {
@@ -465,15 +467,16 @@ frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
 	if (__builtin_mul_overflow(n, o->num_factor, &num))
 		engine_frame_figure(f, cell, fr, out);
 	else
-		fraction_cell(out, num, den, f->decimals);
+		fraction_cell(out, num, den, o->decimals);
 }
 
 void
-metric_frame_figures(const struct metric_fmt *f, const struct metric_cell *cell,
-                     size_t n, const struct metric_frame *fr, struct sink_cell *out)
+metric_frame_figures(const struct metric_one *o, const struct metric_fmt *f,
+                     const struct metric_cell *cell, size_t n,
+                     const struct metric_frame *fr, struct sink_cell *out)
 {
 	for (size_t i = 0; i < n; i++)
-		frame_figure(&f[i], &cell[i], fr, &out[i]);
+		frame_figure(&o[i], &f[i], &cell[i], fr, &out[i]);
 }
 
 void

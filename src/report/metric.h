@@ -85,10 +85,15 @@ enum metric_one_how {
 	ONE_BASE        /* N * num_factor / (B * den_factor), none when B is 0 */
 };
 
+/* A few bytes a column, apart from the cell and format it is made of: a
+ * row reads every column, and those are large. */
 struct metric_one {
 	uint64_t num_factor;    /* the scale's numerator (times 100: percent) */
 	uint64_t den_factor;    /* the scale's denominator (times TB) */
+	uint16_t n, b;          /* the feed's slots of N and B */
+	uint8_t need;           /* and its need */
 	uint8_t how;            /* enum metric_one_how */
+	uint8_t decimals;
 };
 
 struct metric_cell {
@@ -98,7 +103,6 @@ struct metric_cell {
 	const struct metric_slots *slots;
 	enum counter_type type; /* the accumulator's (metric_acc_type) */
 	bool simple;
-	struct metric_one one;  /* of a streamed row's figure (metric_one_bind) */
 };
 
 /* The type the column's accumulator holds: the column's, or ELAPSED_TIME
@@ -164,14 +168,16 @@ void metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
 
 /* How metric_frame_figures reads the figure of the column bound to cell,
  * whose format is f: set once, when the report opens. */
-void metric_one_bind(struct metric_cell *cell, const struct metric_fmt *f);
+void metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
+                     const struct metric_fmt *f);
 
 /* What metric_figure gives of a fresh accumulator after metric_add of the
  * frame alone, without the accumulator: the figures of a row of one frame,
- * for the n columns f[0..n) bound to cell[0..n) (and metric_one_bind),
- * into out[0..n). The same cells as the engine's fraction scaled by
- * ratio_cell gives, without the engine where cell->one says so. */
-void metric_frame_figures(const struct metric_fmt *f,
+ * for the n columns f[0..n) bound to cell[0..n) and o[0..n)
+ * (metric_one_bind), into out[0..n). The same cells as the engine's
+ * fraction scaled by ratio_cell gives, without the engine where o says
+ * so. */
+void metric_frame_figures(const struct metric_one *o, const struct metric_fmt *f,
                           const struct metric_cell *cell, size_t n,
                           const struct metric_frame *fr, struct sink_cell *out);
 

@@ -43,6 +43,7 @@ struct report {
 	/* a streamed row's figures, rows x columns: each the frame alone,
 	 * formatted without an accumulator */
 	struct metric_cell *direct;
+	struct metric_one *one; /* how each is read */
 	size_t *direct_run;    /* of each column: direct ones from it on */
 	unsigned uses;         /* the schema's sums the bound columns read */
 	struct metric_slots slots;
@@ -131,7 +132,7 @@ bind_all(struct report *r)
 			if (r->stream && r->fmt[c].figure) {
 				metric_bind(&r->direct[acc], &def->cols[c], r->schema,
 				            &r->slots, bucket, acc, &r->uses);
-				metric_one_bind(&r->direct[acc], &r->fmt[c]);
+				metric_one_bind(&r->one[acc], &r->direct[acc], &r->fmt[c]);
 			} else
 				bind(r, acc, &def->cols[c], bucket);
 		}
@@ -315,8 +316,10 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 		}
 		for (size_t c = 0, n; c < def->ncols; c += n, i += n)
 			if ((n = r->direct_run[c]) > 0) {
-				metric_frame_figures(&r->fmt[c], &r->direct[row * def->ncols + c],
-				                     n, &r->frames[0], &cells[i]);
+				size_t at = row * def->ncols + c;
+
+				metric_frame_figures(&r->one[at], &r->fmt[c], &r->direct[at], n,
+				                     &r->frames[0], &cells[i]);
 			} else {
 				n = 1;
 				column_cell(r, &r->fmt[c], &a[row * def->ncols + c],
@@ -637,6 +640,7 @@ alloc_tables(struct report *r)
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
+	r->one = calloc(r->top_base + 1, sizeof *r->one);
 	r->direct_run = calloc(def->ncols + 1, sizeof *r->direct_run);
 	r->blank = calloc(r->stride, sizeof *r->blank);
 	r->frame_figures = calloc(METRIC_BATCH * r->slots.count, sizeof *r->frame_figures);
@@ -646,7 +650,7 @@ alloc_tables(struct report *r)
 		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
 	       r->fmt && r->top_fmt && source_filter_init(&r->filter, &r->o, r->src) &&
-	       r->groups && r->accs && r->index && adder && r->direct && r->direct_run &&
+	       r->groups && r->accs && r->index && adder && r->direct && r->one && r->direct_run &&
 	       r->blank && r->frame_figures && r->order && r->rank_value;
 }
 
@@ -940,6 +944,7 @@ report_close(struct report *r)
 	free(r->index);
 	metric_adder_free(&r->adder);
 	free(r->direct);
+	free(r->one);
 	free(r->direct_run);
 	free(r->blank);
 	free(r->frame_figures);
