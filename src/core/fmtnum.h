@@ -104,17 +104,47 @@ fmtnum_put_len(char *out, uint64_t v, unsigned len, uint64_t lo)
 	fmtnum_put_word(out + len - 8, lo);
 }
 
+/* Leading zero digits of a word of fmtnum_digits8 or fmtnum_digits4 that
+ * has a digit other than zero: where its first such byte is. */
+static inline __attribute__((always_inline)) unsigned
+fmtnum_zeros(uint64_t w)
+{
+	return (unsigned)__builtin_ctzll(w ^ UINT64_C(0x3030303030303030)) >> 3;
+}
+
 /* scaled, the value times 10**decimals (below 20), with the point: all
  * its digits (at least one before the point), then the fraction's again a
  * place further, and the point in the gap, without dividing by
- * 10**decimals. */
+ * 10**decimals. Below 10**16 with at most 8 decimals, the usual figure,
+ * its length is told by the leading zeros of its words. */
 static inline __attribute__((always_inline)) size_t
 fmtnum_point(char *out, uint64_t scaled, unsigned decimals)
 {
-	unsigned nd = fmtnum_ndigits(scaled), len = nd > decimals ? nd : decimals + 1;
-	uint64_t lo = fmtnum_digits8((uint32_t)(scaled % 100000000));
+	uint64_t hi = scaled / 100000000, w;
+	uint64_t lo = fmtnum_digits8((uint32_t)(scaled - hi * 100000000));
+	unsigned len;
 
-	fmtnum_put_len(out, scaled, len, lo);
+	if (hi == 0 && decimals < 8) {
+		/* the last digit counts, zero or not */
+		len = 8 - fmtnum_zeros(lo | UINT64_C(1) << 56);
+		len = len > decimals ? len : decimals + 1;
+		fmtnum_put_word(out, lo >> 8 * (8 - len));
+	} else if (hi != 0 && hi < 100000000 && decimals <= 8) {
+		if (hi < 10000) {
+			w = fmtnum_digits4((uint32_t)hi);
+			len = 12 - fmtnum_zeros(w);
+			fmtnum_put_word(out, w >> 8 * (12 - len));
+		} else {
+			w = fmtnum_digits8((uint32_t)hi);
+			len = 16 - fmtnum_zeros(w);
+			fmtnum_put_word(out, w >> 8 * (16 - len));
+		}
+		fmtnum_put_word(out + len - 8, lo);
+	} else {
+		len = fmtnum_ndigits(scaled);
+		len = len > decimals ? len : decimals + 1;
+		fmtnum_put_len(out, scaled, len, lo);
+	}
 	if (decimals == 0)
 		return len;
 	if (decimals <= 8)
