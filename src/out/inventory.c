@@ -25,7 +25,7 @@ inventory_write(FILE *fp, const struct tally *t)
 {
 	static const char *const kind_names[KIND_COUNT] = { "smf", "pm" };
 	struct csvw w;
-	char type[8];
+	char type[FMTNUM_MAX];   /* fmt_u64 may use all of it */
 	pm_status st;
 
 	if ((st = csvw_init(&w, fp)) != PM_OK)
