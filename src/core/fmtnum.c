@@ -1,9 +1,10 @@
 /* fmtnum.c: hand-written number formatting. See fmtnum.h.
  *
  * Digits are made eight at a time in the lanes of a 64-bit word and
- * stored whole into their final place: the length of a number is known
- * before its first digit is written. Everything that fits 64 bits stays in 64-bit
- * arithmetic; 128 bits only where a figure needs them. */
+ * stored whole into their final place (fmtnum.h): the length of a number
+ * is known before its first digit is written. Everything that fits 64
+ * bits stays in 64-bit arithmetic; 128 bits only where a figure needs
+ * them. */
 #include <math.h>
 #include <string.h>
 
