@@ -1,9 +1,10 @@
 /* fmtnum.c: hand-written number formatting. See fmtnum.h.
  *
- * Digits are written three at a time from a table, right to left, into
- * their final place: the length of a number is known before its first
- * digit is written. Everything that fits 64 bits stays in 64-bit
- * arithmetic; 128 bits only where a figure needs them. */
+ * Digits are made eight at a time in the lanes of a 64-bit word and
+ * stored whole into their final place (fmtnum.h): the length of a number
+ * is known before its first digit is written. Everything that fits 64
+ * bits stays in 64-bit arithmetic; 128 bits only where a figure needs
+ * them. */
 #include <math.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@
 
 typedef unsigned __int128 u128;
 
-static const uint64_t pow10[20] = {
+const uint64_t fmtnum_pow10[20] = {
 	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
 	1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
 	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
@@ -19,62 +20,10 @@ static const uint64_t pow10[20] = {
 	10000000000000000000ULL
 };
 
-/* "000001002...999": the digits of 0 to 999, three each. */
-#define TRIPLE(a, b) a b "0" a b "1" a b "2" a b "3" a b "4" \
-	a b "5" a b "6" a b "7" a b "8" a b "9"
-#define TRIPLES(a) TRIPLE(a, "0") TRIPLE(a, "1") TRIPLE(a, "2") TRIPLE(a, "3") \
-	TRIPLE(a, "4") TRIPLE(a, "5") TRIPLE(a, "6") TRIPLE(a, "7") \
-	TRIPLE(a, "8") TRIPLE(a, "9")
-static const char triples[] = TRIPLES("0") TRIPLES("1") TRIPLES("2")
-	TRIPLES("3") TRIPLES("4") TRIPLES("5") TRIPLES("6") TRIPLES("7")
-	TRIPLES("8") TRIPLES("9");
-
-/* Decimal digits of v, at least 1: log2 of v times log10(2) (1233/4096)
- * is the count or one less, which the table of powers settles. */
-static unsigned
-ndigits(uint64_t v)
-{
-	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
-	unsigned n = t + 1 - (v < pow10[t]);
-
-	return n ? n : 1;
-}
-
-/* The n lowest digits of v, zeros in front, ending at end; returns v
- * without them (v / 10**n). */
-static inline uint64_t
-put_digits(char *end, uint64_t v, unsigned n)
-{
-	for (; n >= 3; n -= 3) {
-		end -= 3;
-		memcpy(end, triples + 3 * (v % 1000), 3);
-		v /= 1000;
-	}
-	/* the last two: the end of their triple */
-	if (n == 2) {
-		memcpy(end - 2, triples + 3 * (v % 100) + 1, 2);
-		v /= 100;
-	} else if (n == 1) {
-		end[-1] = (char)('0' + v % 10);
-		v /= 10;
-	}
-	return v;
-}
-
-/* fmt_u64, inline in the figures of fmt_ratio */
-static inline size_t
-put_u64(char *out, uint64_t v)
-{
-	unsigned n = ndigits(v);
-
-	put_digits(out + n, v, n);
-	return n;
-}
-
 size_t
 fmt_u64(char *out, uint64_t v)
 {
-	return put_u64(out, v);
+	return fmtnum_point(out, v, 0);
 }
 
 /* Beyond 64 bits, digit by digit: only figures past 2**64 come here. */
@@ -114,34 +63,18 @@ static const char point_zeros[20] = ".0000000000000000000";
 static inline size_t
 put_fixed(char *out, uint64_t whole, uint64_t frac, unsigned decimals)
 {
-	size_t n = put_u64(out, whole);
+	size_t n = fmtnum_point(out, whole, 0);
 
 	if (decimals) {
 		if (frac == 0) {
 			memcpy(out + n, point_zeros, sizeof point_zeros);
 		} else {
 			out[n] = '.';
-			put_digits(out + n + 1 + decimals, frac, decimals);
+			fmtnum_put_len(out + n + 1, frac, decimals,
+			        fmtnum_digits8((uint32_t)(frac % 100000000)));
 		}
 		n += 1 + decimals;
 	}
-	return n;
-}
-
-/* scaled, the value times 10**decimals (below 20), with the point: the
- * fraction's digits first, then what is left of scaled, the whole part,
- * without dividing by 10**decimals. */
-static size_t
-put_point(char *out, uint64_t scaled, unsigned decimals)
-{
-	unsigned nd = ndigits(scaled), whole = nd > decimals ? nd - decimals : 1;
-	size_t n = decimals ? whole + 1 + decimals : whole;
-
-	if (decimals) {
-		scaled = put_digits(out + n, scaled, decimals);
-		out[whole] = '.';
-	}
-	put_digits(out + whole, scaled, whole);
 	return n;
 }
 
@@ -153,7 +86,7 @@ put_scaled(char *out, u128 scaled, unsigned decimals)
 	size_t n;
 
 	if (scaled <= UINT64_MAX && decimals < 20)
-		return put_point(out, (uint64_t)scaled, decimals);
+		return fmtnum_point(out, (uint64_t)scaled, decimals);
 	for (unsigned i = 0; i < decimals; i++)
 		pow *= 10;
 	n = fmt_u128(out, scaled / pow);
@@ -184,21 +117,21 @@ ratio_wide(char *out, uint64_t num, uint64_t den, unsigned decimals)
 size_t
 fmt_ratio(char *out, uint64_t num, uint64_t den, unsigned decimals)
 {
-	/* Whole numbers, zero among them, need no division. Else in 64 bits
-	 * with one division when num * 10**decimals fits, with two when the
-	 * remainder times 10**decimals does: the whole part is num / den, the
-	 * fraction (r * 10**decimals + den / 2) / den, which rounding half up
-	 * can carry into the whole part (only when den > 1, so that
-	 * num / den + 1 fits). */
+	return fmt_ratio_inline(out, num, den, decimals);
+}
+
+size_t
+fmt_ratio_rest(char *out, uint64_t num, uint64_t den, unsigned decimals)
+{
+	/* Whole numbers need no division. Else in 64 bits with two
+	 * divisions when the remainder times 10**decimals fits: the whole
+	 * part is num / den, the fraction (r * 10**decimals + den / 2) / den,
+	 * which rounding half up can carry into the whole part (only when
+	 * den > 1, so that num / den + 1 fits). */
 	if (decimals < 20) {
-		uint64_t p = pow10[decimals], whole, r, t;
-		if (num == 0 || den == 1)
+		uint64_t p = fmtnum_pow10[decimals], whole, r, t;
+		if (den == 1)
 			return put_fixed(out, num, 0, decimals);
-		/* One division when num * 10**decimals + den / 2 fits: its
-		 * quotient is the whole part and the rounded fraction at once. */
-		if (!__builtin_mul_overflow(num, p, &t) &&
-		    !__builtin_add_overflow(t, den / 2, &t))
-			return put_point(out, t / den, decimals);
 		whole = num / den;
 		r = num % den;
 		if (!__builtin_mul_overflow(r, p, &t) &&

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FMTNUM_MAX 48
 
@@ -19,8 +20,161 @@ size_t fmt_i64(char *out, int64_t v);
  * 0. */
 size_t fmt_ratio(char *out, uint64_t num, uint64_t den, unsigned decimals);
 
+/* What fmt_ratio_inline (below) leaves to a call. */
+size_t fmt_ratio_rest(char *out, uint64_t num, uint64_t den, unsigned decimals);
+
 /* v with `decimals` digits after the point, rounded half away from zero.
  * NaN and infinities are written as an empty field (length 0). */
 size_t fmt_fixed(char *out, double v, unsigned decimals);
+
+/* The inline part of fmt_u64 and fmt_ratio, for a writer's loop over the
+ * figures of a row (out/cell.c); fmtnum.c has the rest. */
+
+extern const uint64_t fmtnum_pow10[20];
+
+/* Decimal digits of v, at least 1: log2 of v times log10(2) (1233/4096)
+ * is the count or one less, which the table of powers settles. */
+static inline __attribute__((always_inline)) unsigned
+fmtnum_ndigits(uint64_t v)
+{
+	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
+	unsigned n = t + 1 - (v < fmtnum_pow10[t]);
+
+	return n ? n : 1;
+}
+
+/* The 8 digits of v < 10**8, zeros in front, as the bytes of a word in
+ * little-endian order, first digit lowest: all of them at once, in lanes
+ * of the word (v / 10**4 and v % 10**4, then / 100 and % 100 in each
+ * half, then / 10 and % 10 in each quarter), by multiplications that
+ * cannot carry from one lane into the next. */
+static inline __attribute__((always_inline)) uint64_t
+fmtnum_digits8(uint32_t v)
+{
+	uint64_t m = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t h = (m * 10486 >> 20) & UINT64_C(0x0000007F0000007F);
+
+	m = (m - 100 * h) << 16 | h;
+	h = (m * 103 >> 10) & UINT64_C(0x000F000F000F000F);
+	return (m - 10 * h) << 8 | h | UINT64_C(0x3030303030303030);
+}
+
+/* fmtnum_digits8 of v < 10**4, but for the four leading zeros: the same
+ * lanes, from the halves on. */
+static inline __attribute__((always_inline)) uint64_t
+fmtnum_digits4(uint32_t v)
+{
+	uint64_t m = v / 100 | (uint64_t)(v % 100) << 16;
+	uint64_t h = (m * 103 >> 10) & UINT64_C(0x000F000F);
+
+	return (m - 10 * h) << 8 | h | UINT64_C(0x30303030);
+}
+
+/* The word of fmtnum_digits8 at p, in memory order on either byte order. */
+static inline void
+fmtnum_put_word(char *p, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	memcpy(p, &w, 8);
+}
+
+/* The len (1 to 20) lowest digits of v at out, zeros in front, eight at
+ * a time; up to 7 bytes past them are scratch. lo is fmtnum_digits8 of
+ * v % 10**8. A word's leading digits are dropped by a shift, so that every
+ * store is whole. */
+static inline __attribute__((always_inline)) void
+fmtnum_put_len(char *out, uint64_t v, unsigned len, uint64_t lo)
+{
+	uint64_t hi = v / 100000000;
+
+	if (len <= 8) {
+		fmtnum_put_word(out, lo >> 8 * (8 - len));
+		return;
+	}
+	if (len <= 12) {
+		fmtnum_put_word(out, fmtnum_digits4((uint32_t)hi) >> 8 * (12 - len));
+	} else if (len <= 16) {
+		fmtnum_put_word(out, fmtnum_digits8((uint32_t)hi) >> 8 * (16 - len));
+	} else {
+		fmtnum_put_word(out, fmtnum_digits8((uint32_t)(hi / 100000000)) >> 8 * (24 - len));
+		fmtnum_put_word(out + len - 16, fmtnum_digits8((uint32_t)(hi % 100000000)));
+	}
+	fmtnum_put_word(out + len - 8, lo);
+}
+
+/* Leading zero digits of a word of fmtnum_digits8 or fmtnum_digits4 that
+ * has a digit other than zero: where its first such byte is. */
+static inline __attribute__((always_inline)) unsigned
+fmtnum_zeros(uint64_t w)
+{
+	return (unsigned)__builtin_ctzll(w ^ UINT64_C(0x3030303030303030)) >> 3;
+}
+
+/* scaled, the value times 10**decimals (below 20), with the point: all
+ * its digits (at least one before the point), then the fraction's again a
+ * place further, and the point in the gap, without dividing by
+ * 10**decimals. Below 10**16 with at most 8 decimals, the usual figure,
+ * its length is told by the leading zeros of its words. */
+static inline __attribute__((always_inline)) size_t
+fmtnum_point(char *out, uint64_t scaled, unsigned decimals)
+{
+	uint64_t hi = scaled / 100000000, w;
+	uint64_t lo = fmtnum_digits8((uint32_t)(scaled - hi * 100000000));
+	unsigned len;
+
+	if (hi == 0 && decimals < 8) {
+		/* the last digit counts, zero or not */
+		len = 8 - fmtnum_zeros(lo | UINT64_C(1) << 56);
+		len = len > decimals ? len : decimals + 1;
+		fmtnum_put_word(out, lo >> 8 * (8 - len));
+	} else if (hi != 0 && hi < 100000000 && decimals <= 8) {
+		if (hi < 10000) {
+			w = fmtnum_digits4((uint32_t)hi);
+			len = 12 - fmtnum_zeros(w);
+			fmtnum_put_word(out, w >> 8 * (12 - len));
+		} else {
+			w = fmtnum_digits8((uint32_t)hi);
+			len = 16 - fmtnum_zeros(w);
+			fmtnum_put_word(out, w >> 8 * (16 - len));
+		}
+		fmtnum_put_word(out + len - 8, lo);
+	} else {
+		len = fmtnum_ndigits(scaled);
+		len = len > decimals ? len : decimals + 1;
+		fmtnum_put_len(out, scaled, len, lo);
+	}
+	if (decimals == 0)
+		return len;
+	if (decimals <= 8)
+		fmtnum_put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
+	else
+		fmtnum_put_len(out + len - decimals + 1, scaled, decimals, lo);
+	out[len - decimals] = '.';
+	return len + 1;
+}
+
+/* fmt_ratio: one division while num * 10**decimals + den / 2 fits 64
+ * bits, whose quotient is the whole part and the rounded fraction at once
+ * (none for a power of ten); else fmt_ratio_rest. */
+static inline size_t
+fmt_ratio_inline(char *out, uint64_t num, uint64_t den, unsigned decimals)
+{
+	uint64_t t;
+
+	if (decimals < 20 && !__builtin_mul_overflow(num, fmtnum_pow10[decimals], &t)) {
+		/* 10**k has k trailing zero bits */
+		unsigned k = (unsigned)__builtin_ctzll(den);
+
+		/* den 10**k, k <= decimals (1 among them): exact, without
+		 * dividing, which costs more than the rest of a figure */
+		if (k <= decimals && den == fmtnum_pow10[k])
+			return fmtnum_point(out, num * fmtnum_pow10[decimals - k], decimals);
+		if (!__builtin_add_overflow(t, den / 2, &t))
+			return fmtnum_point(out, t / den, decimals);
+	}
+	return fmt_ratio_rest(out, num, den, decimals);
+}
 
 #endif

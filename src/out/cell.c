@@ -27,6 +27,24 @@ cell_format(const struct sink_cell *c, char *out)
 	return 0;
 }
 
+char *
+cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i || lead)
+			*p++ = sep;
+		/* the usual figures inline, the rest through cell_format */
+		if (c[i].kind == SINK_FRACTION)
+			p += fmt_ratio_inline(p, c[i].v.fraction.num, c[i].v.fraction.den,
+			                      c[i].decimals);
+		else if (c[i].kind == SINK_INTEGER)
+			p += fmtnum_point(p, c[i].v.integer, 0);
+		else
+			p += cell_format(&c[i], p);
+	}
+	return p;
+}
+
 const char *
 cell_bytes(const struct sink_cell *c, char *buf, size_t *n)
 {

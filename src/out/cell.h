@@ -4,6 +4,7 @@
 #ifndef CELL_H
 #define CELL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/fmtnum.h"
@@ -16,6 +17,11 @@
 /* A cell that is not text, written into out (CELL_FORMAT_MAX bytes, which
  * may all be overwritten); returns its length. */
 size_t cell_format(const struct sink_cell *c, char *out);
+
+/* The n cells c[0..n) that are not text at p, each after sep but the
+ * first (it too when lead), as cell_format writes them; p needs n *
+ * (CELL_FORMAT_MAX + 1) bytes. Returns the end of what was written. */
+char *cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead);
 
 /* The bytes of any cell: a text cell's own, or the others formatted into
  * buf (CELL_FORMAT_MAX bytes); *n gets their length. */

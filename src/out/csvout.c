@@ -35,8 +35,7 @@ begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form
 }
 
 /* n numeric cells: they need no quoting, so room for all of them and
- * their commas is made once, each is formatted in place, and the line's
- * end is kept in a register. */
+ * their commas is made once, and each is formatted in place. */
 static void
 figures(struct csvw *w, const struct sink_cell *cells, size_t n)
 {
@@ -44,12 +43,7 @@ figures(struct csvw *w, const struct sink_cell *cells, size_t n)
 
 	if (!csvw_reserve(w, n * (CELL_FORMAT_MAX + 1)))
 		return;
-	p = w->line + w->len;
-	for (size_t i = 0; i < n; i++) {
-		if (i || w->fields)
-			*p++ = ',';
-		p += cell_format(&cells[i], p);
-	}
+	p = cell_join(w->line + w->len, cells, n, ',', w->fields > 0);
 	w->fields += (unsigned)n;
 	w->len = (size_t)(p - w->line);
 }
@@ -79,7 +73,7 @@ static pm_status
 end(struct rowsink *s, const struct report_meta *m)
 {
 	(void)m;
-	return csvw_status(&((struct csvout *)s)->w);
+	return csvw_finish(&((struct csvout *)s)->w);
 }
 
 static void

@@ -86,19 +86,27 @@ csvw_text(struct csvw *w, const char *s, size_t n)
 		w->len += csv_write(w->line + w->len, 2 * n + 2, s, n);
 }
 
+static void
+write_held(struct csvw *w)
+{
+	if (w->len && fwrite(w->line, 1, w->len, w->fp) != w->len)
+		w->failed = 1;
+	w->len = 0;
+}
+
 void
 csvw_end_row(struct csvw *w)
 {
 	if (csvw_reserve(w, 1))
 		w->line[w->len++] = '\n';
-	if (fwrite(w->line, 1, w->len, w->fp) != w->len)
-		w->failed = 1;
-	w->len = 0;
 	w->fields = 0;
+	if (w->len >= CSVW_BLOCK)
+		write_held(w);
 }
 
 pm_status
-csvw_status(const struct csvw *w)
+csvw_finish(struct csvw *w)
 {
+	write_held(w);
 	return w->failed || ferror(w->fp) ? PM_E_WRITE : PM_OK;
 }

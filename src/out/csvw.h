@@ -1,5 +1,5 @@
-/* csvw.h: CSV rows (RFC 4180) built in a line buffer and written in one
- * go. Numbers are appended unquoted; text goes through libcsv's quoting
+/* csvw.h: CSV rows (RFC 4180) built in a line buffer and written in
+ * blocks. Numbers are appended unquoted; text goes through libcsv's quoting
  * only when it holds a comma, quote, or line break. */
 #ifndef CSVW_H
 #define CSVW_H
@@ -69,10 +69,15 @@ csvw_raw(struct csvw *w, const char *s, size_t n)
 	csvw_copy(p, s, n);
 }
 
-/* End the row with CRLF-free "\n" and write it. */
+/* Rows are held and written a block at a time: a call a row, and the
+ * copy into the stream's buffer, cost more than a short row's figures. */
+#define CSVW_BLOCK 65536
+
+/* End the row with CRLF-free "\n"; the rows held are written once they
+ * fill a block. */
 void csvw_end_row(struct csvw *w);
 
-/* PM_E_WRITE if any write failed. */
-pm_status csvw_status(const struct csvw *w);
+/* Write the rows still held; PM_E_WRITE if any write failed. */
+pm_status csvw_finish(struct csvw *w);
 
 #endif

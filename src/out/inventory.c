@@ -25,7 +25,7 @@ inventory_write(FILE *fp, const struct tally *t)
 {
 	static const char *const kind_names[KIND_COUNT] = { "smf", "pm" };
 	struct csvw w;
-	char type[8];
+	char type[FMTNUM_MAX];   /* fmt_u64 may use all of it */
 	pm_status st;
 
 	if ((st = csvw_init(&w, fp)) != PM_OK)
@@ -49,7 +49,7 @@ inventory_write(FILE *fp, const struct tally *t)
 	row(&w, "bytes", "skipped", NULL, &t->skipped);
 	row(&w, "bytes", "damaged", NULL, &t->damaged);
 	row(&w, "bytes", "read", NULL, &t->bytes_read);
-	st = csvw_status(&w);
+	st = csvw_finish(&w);
 	csvw_free(&w);
 	return st;
 }
@@ -141,7 +141,7 @@ inventory_write_perf(FILE *fp, const struct tally *t, const struct census *c,
 	count_row(&w, "bytes", "skipped", "", t->skipped);
 	count_row(&w, "bytes", "damaged", "", t->damaged);
 	count_row(&w, "bytes", "read", "", t->bytes_read);
-	st = csvw_status(&w);
+	st = csvw_finish(&w);
 	csvw_free(&w);
 	return st;
 }

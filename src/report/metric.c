@@ -378,9 +378,9 @@ metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
 
 /* One window: SUM(dN) of a total column (a DELTA type, whose every window
  * has a value) is its dN; other columns take the engine's fraction of the
- * one window. */
-void
-metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
+ * one window. Apart: the usual columns do not come here. */
+static __attribute__((noinline)) void
+engine_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
                     const struct metric_frame *fr, struct sink_cell *out)
 {
 	struct counter_window w;
@@ -393,6 +393,101 @@ metric_frame_figure(const struct metric_fmt *f, const struct metric_cell *cell,
 		total_cell(f, w.n, out);
 	else
 		metric_window_figure(f, cell->type, &w, out);
+}
+
+/* The engine's fraction of one window, by formula (counter.c's acc_add
+ * then acc_fraction with one window): RAW, DELTA and MAX give P*N/1,
+ * FRACTION P*N/dB and AVERAGE_TIMER N/(TB*dB), none when dB is 0.
+ * ratio_cell then multiplies by the scale while both products fit 64
+ * bits: the factors here are those products' constant parts, so that a
+ * product that fits here is one that fits there. */
+void
+metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
+                const struct metric_fmt *f)
+{
+	const struct counter_type_info *ti = counter_type_info(cell->type);
+	uint64_t p = ti && ti->percent ? 100 : 1;
+
+	*o = (struct metric_one){ .n = cell->feed.n, .b = cell->feed.b,
+	                          .need = cell->feed.need, .how = ONE_ENGINE,
+	                          .decimals = (uint8_t)f->decimals };
+	if (!cell->simple || !f->figure)
+		return;
+	o->num_factor = f->scale_num;
+	o->den_factor = f->scale_den;
+	if (f->total) {
+		o->how = f->scale_num == 1 && f->scale_den == 1 && f->decimals == 0
+		         ? ONE_INTEGER : ONE_UNIT;
+		return;
+	}
+	if (!ti || !ti->displayed ||
+	    __builtin_mul_overflow(p, f->scale_num, &o->num_factor)) {
+		o->how = ONE_ENGINE;
+		return;
+	}
+	switch (ti->formula) {
+	case CF_RAW:
+	case CF_DELTA:
+	case CF_MAX:
+		o->how = ONE_UNIT;
+		break;
+	case CF_FRACTION:
+		o->how = ONE_BASE;
+		break;
+	case CF_AVG_TIMER:
+		/* TB 0: no window has a value, the engine says so */
+		if (cell->feed.tb != 0 &&
+		    !__builtin_mul_overflow(cell->feed.tb, f->scale_den, &o->den_factor))
+			o->how = ONE_BASE;
+		break;
+	default:
+		break;
+	}
+}
+
+/* One column of metric_frame_figures. */
+static inline void
+frame_figure(const struct metric_one *o, const struct metric_fmt *f,
+             const struct metric_cell *cell, const struct metric_frame *fr,
+             struct sink_cell *out)
+{
+	uint64_t n, b, num, den = o->den_factor;
+
+	if (o->how == ONE_ENGINE) {
+		engine_frame_figure(f, cell, fr, out);
+		return;
+	}
+	out->kind = SINK_EMPTY;
+	if ((fr->have & o->need) != o->need)
+		return;
+	n = fr->x[o->n];
+	if (o->how == ONE_INTEGER) {
+		out->kind = SINK_INTEGER;
+		out->v.integer = n;
+		return;
+	}
+	if (o->how == ONE_BASE) {
+		b = fr->x[o->b];
+		if (b == 0)
+			return;
+		if (__builtin_mul_overflow(b, o->den_factor, &den)) {
+			engine_frame_figure(f, cell, fr, out);
+			return;
+		}
+	}
+	if (__builtin_mul_overflow(n, o->num_factor, &num))
+		engine_frame_figure(f, cell, fr, out);
+	else
+		fraction_cell(out, num, den, o->decimals);
+}
+
+void
+metric_frame_figures(const struct metric_one *o, const struct metric_fmt *f,
+                     const struct metric_cell *cell, size_t n,
+                     const struct metric_frame *fr, struct sink_cell *out)
+{
+	for (size_t i = 0; i < n; i++)
+		frame_figure(&o[i], &f[i], &cell[i], fr, &out[i]);
 }
 
 void

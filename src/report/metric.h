@@ -76,6 +76,29 @@ struct metric_frame {
  * column's references, read term by term. The feed's need is the groups
  * the column reads (bits 1..7) and METRIC_VALID. first_start and last_end
  * read @start and @end, valid or not. */
+/* How a streamed row reads a column's figure of one frame
+ * (metric_one_bind): through the engine, or straight from the frame
+ * where the one window's fraction of the column's type is its N over 1
+ * (totals, RAW, DELTA, MAX) or over its B (FRACTION, and AVERAGE_TIMER
+ * with TB in the factor). */
+enum metric_one_how {
+	ONE_ENGINE,     /* counter_window_fraction, or a sum of terms */
+	ONE_INTEGER,    /* a count as it is: a total without scale */
+	ONE_UNIT,       /* N * num_factor / den_factor */
+	ONE_BASE        /* N * num_factor / (B * den_factor), none when B is 0 */
+};
+
+/* A few bytes a column, apart from the cell and format it is made of: a
+ * row reads every column, and those are large. */
+struct metric_one {
+	uint64_t num_factor;    /* the scale's numerator (times 100: percent) */
+	uint64_t den_factor;    /* the scale's denominator (times TB) */
+	uint16_t n, b;          /* the feed's slots of N and B */
+	uint8_t need;           /* and its need */
+	uint8_t how;            /* enum metric_one_how */
+	uint8_t decimals;
+};
+
 struct metric_cell {
 	struct counter_feed feed;
 	const struct rpt_column *col;
@@ -152,12 +175,20 @@ void metric_fmt_bind(struct metric_fmt *f, const struct rpt_column *c);
 void metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
                    struct sink_cell *out);
 
+/* How metric_frame_figures reads the figure of the column bound to cell,
+ * whose format is f: set once, when the report opens. */
+void metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
+                     const struct metric_fmt *f);
+
 /* What metric_figure gives of a fresh accumulator after metric_add of the
- * frame alone, without the accumulator: the figure of a row of one frame,
- * for the column bound to cell. */
-void metric_frame_figure(const struct metric_fmt *f,
-                         const struct metric_cell *cell,
-                         const struct metric_frame *fr, struct sink_cell *out);
+ * frame alone, without the accumulator: the figures of a row of one frame,
+ * for the n columns f[0..n) bound to cell[0..n) and o[0..n)
+ * (metric_one_bind), into out[0..n). The same cells as the engine's
+ * fraction scaled by ratio_cell gives, without the engine where o says
+ * so. */
+void metric_frame_figures(const struct metric_one *o, const struct metric_fmt *f,
+                          const struct metric_cell *cell, size_t n,
+                          const struct metric_frame *fr, struct sink_cell *out);
 
 /* The value of type t over the one window w as a cell, with f's scale and
  * decimals; SINK_EMPTY when it has none. */

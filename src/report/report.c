@@ -53,6 +53,8 @@ struct report {
 	/* a streamed row's figures, rows x columns: each the frame alone,
 	 * formatted without an accumulator */
 	struct metric_cell *direct;
+	struct metric_one *one; /* how each is read */
+	size_t *direct_run;    /* of each column: direct ones from it on */
 	unsigned uses;         /* the schema's sums the bound columns read */
 	struct metric_slots slots;
 	/* frames held back, to be added together to the group whose
@@ -137,10 +139,11 @@ bind_all(struct report *r)
 
 			if (r->types[c] == CT_UNKNOWN)
 				continue;
-			if (r->stream && r->fmt[c].figure)
+			if (r->stream && r->fmt[c].figure) {
 				metric_bind(&r->direct[acc], &def->cols[c], r->schema,
 				            &r->slots, bucket, acc, &r->uses);
-			else
+				metric_one_bind(&r->one[acc], &r->direct[acc], &r->fmt[c]);
+			} else
 				bind(r, acc, &def->cols[c], bucket);
 		}
 	for (size_t b = 0; b < r->nbuckets && def->ntop; b++)
@@ -354,13 +357,17 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 				stamp_cell(r, &cells[i++], end);
 			}
 		}
-		for (size_t c = 0; c < def->ncols; c++, i++)
-			if (r->stream && r->fmt[c].figure)
-				metric_frame_figure(&r->fmt[c], &r->direct[row * def->ncols + c],
-				                    &r->frames[0], &cells[i]);
-			else
+		for (size_t c = 0, n; c < def->ncols; c += n, i += n)
+			if ((n = r->direct_run[c]) > 0) {
+				size_t at = row * def->ncols + c;
+
+				metric_frame_figures(&r->one[at], &r->fmt[c], &r->direct[at], n,
+				                     &r->frames[0], &cells[i]);
+			} else {
+				n = 1;
 				column_cell(r, &r->fmt[c], &a[row * def->ncols + c],
 				            source, fr, bucket, &cells[i]);
+			}
 		for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
 				column_cell(r, &r->top_fmt[c],
@@ -681,6 +688,8 @@ alloc_tables(struct report *r)
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
+	r->one = calloc(r->top_base + 1, sizeof *r->one);
+	r->direct_run = calloc(def->ncols + 1, sizeof *r->direct_run);
 	r->blank = calloc(r->stride, sizeof *r->blank);
 	r->frame_figures = calloc(METRIC_BATCH * r->slots.count, sizeof *r->frame_figures);
 	r->order = calloc(r->nbuckets + 1, sizeof *r->order);
@@ -689,7 +698,7 @@ alloc_tables(struct report *r)
 		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
 	       r->fmt && r->top_fmt && source_filter_init(&r->filter, &r->o, r->src) &&
-	       r->groups && r->accs && r->index && adder && r->direct &&
+	       r->groups && r->accs && r->index && adder && r->direct && r->one && r->direct_run &&
 	       r->blank && r->frame_figures && r->order && r->rank_value;
 }
 
@@ -709,6 +718,8 @@ bind_columns(struct report *r)
 		r->top_types[c] = metric_acc_type(&def->top_cols[c]);
 		metric_fmt_bind(&r->top_fmt[c], &def->top_cols[c]);
 	}
+	for (size_t c = def->ncols; c-- > 0;)
+		r->direct_run[c] = r->stream && r->fmt[c].figure ? r->direct_run[c + 1] + 1 : 0;
 	init_accs(r, r->blank);
 	bind_all(r);
 	build_out(r);
@@ -1013,6 +1024,8 @@ report_close(struct report *r)
 	free(r->totals);
 	free(r->extra);
 	free(r->direct);
+	free(r->one);
+	free(r->direct_run);
 	free(r->blank);
 	free(r->frame_figures);
 	free(r->order);

@@ -74,6 +74,38 @@ START_TEST(digit_counts)
 }
 END_TEST
 
+/* Digits are made eight (or four) at a time: every length, with digits
+ * that all differ, so that a lane out of order shows; each is its own
+ * text read back by the C library. */
+START_TEST(digit_lanes)
+{
+	static const char digits[] = "12345678901234567890";
+	char want[24];
+
+	for (size_t n = 1; n <= 20; n++) {
+		memcpy(want, digits, n);
+		want[n] = '\0';
+		ck_assert_str_eq(z(fmt_u64(buf, strtoull(want, NULL, 10))), want);
+	}
+	/* the point among them, its place counted by hand */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1234567890123ULL, 1000, 3)), "1234567890.123");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1234567890123ULL, 10000, 6)), "123456789.012300");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1234567890123ULL, 100000000, 8)), "12345.67890123");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1234567890123ULL, 1000000000, 9)), "1234.567890123");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1234567890123ULL, 10, 1)), "123456789012.3");
+	ck_assert_str_eq(z(fmt_ratio(buf, 12345678901234567ULL, 1000000000, 9)),
+	                 "12345678.901234567");
+	ck_assert_str_eq(z(fmt_ratio(buf, 42, 1, 8)), "42.00000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 7, 1000, 6)), "0.007000");
+	/* a power of ten above the decimals is divided and rounded */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1234567, 10000, 3)), "123.457");
+	ck_assert_str_eq(z(fmt_ratio(buf, 5, 10, 0)), "1");
+	/* trailing zero bits of a power of ten, but not one */
+	ck_assert_str_eq(z(fmt_ratio(buf, 999, 20, 1)), "50.0");
+	ck_assert_str_eq(z(fmt_ratio(buf, 12345, 1000 * 1024, 6)), "0.012056");
+}
+END_TEST
+
 /* fmt_ratio works in 64 bits while the remainder times 10**decimals fits,
  * in 128 bits past that; both round exactly half up. */
 START_TEST(ratio_boundaries)
@@ -171,6 +203,7 @@ unit_suite(void)
 	tcase_add_test(tc, ratios);
 	tcase_add_test(tc, doubles);
 	tcase_add_test(tc, digit_counts);
+	tcase_add_test(tc, digit_lanes);
 	tcase_add_test(tc, ratio_boundaries);
 	tcase_add_test(tc, ratio_one_division);
 	suite_add_tcase(s, tc);

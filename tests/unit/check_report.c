@@ -661,6 +661,64 @@ START_TEST(intervals_row)
 }
 END_TEST
 
+/* A row of one interval reads the usual types straight from the frame,
+ * and through the engine where a product passes 64 bits: the figures are
+ * the same either way. TOD seconds are N / 4096e6; wide and peak are
+ * N / 4096 * 1000 = N * 125 / 512. */
+static const char limits_rpt[] =
+	"title Limits\n"
+	"rows interval\n"
+	"column tod_s type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INTSYTI unit=s decimals=6\n"
+	"column count type=PERF_COUNTER_DELTA aggregate=total N=INTDBIR#\n"
+	"column wide type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INTSYTI unit=us scale=1000 decimals=1\n"
+	"column peak type=MAX N=INTSYTI unit=us scale=1000 decimals=1\n"
+	"column share type=PERF_SAMPLE_FRACTION N=INTDBIR# B=INTDBIW# decimals=2\n"
+	"column avg_us type=PERF_AVERAGE_TIMER N=INTSYTI B=INTDBIR# unit=us decimals=3\n";
+
+START_TEST(interval_rows_at_the_limits)
+{
+	struct report *r = open_report(limits_rpt, BY_TOTAL);
+	struct interval a = make("SYSA", "2025-03-03 10:00", "2025-03-03 10:15");
+	struct interval b = make("SYSA", "2025-03-03 10:15", "2025-03-03 10:30");
+	struct interval c = make("SYSA", "2025-03-03 10:30", "2025-03-03 10:45");
+
+	set(&a, "INTSYTI", UINT64_MAX);
+	set(&a, "INTDBIR#", 3);
+	set(&a, "INTDBIW#", 9);
+	add(&a, r);
+	set(&b, "INTSYTI", UINT64_C(1) << 63);
+	/* B 0: no share, no average */
+	add(&b, r);
+	set(&c, "INTSYTI", 3 * TOD_S);
+	set(&c, "INTDBIR#", 8);
+	set(&c, "INTDBIW#", 64);
+	add(&c, r);
+	finish(r);
+	/* (2**64 - 1) / 4096e6 = 4503599627.370495999...; 100 * 3 / 9 */
+	ck_assert_str_eq(cell(0, "tod_s"), "4503599627.370496");
+	ck_assert_str_eq(cell(0, "count"), "3");
+	ck_assert_str_eq(cell(0, "share"), "33.33");
+	/* N * 10**6 passes 64 bits: (2**64 - 1) * 10**6 / (4096e6 * 3) us =
+	 * (2**64 - 1) / 12288 = 1501199875790165.33325... */
+	ck_assert_str_eq(cell(0, "avg_us"), "1501199875790165.333");
+	/* 2**63 / 4096e6 = 2**51 / 10**6 exactly; 2**63 * 125 passes 64
+	 * bits, 2**63 * 125 / 512 = 2**54 * 125 does not */
+	ck_assert_str_eq(cell(1, "tod_s"), "2251799813.685248");
+	ck_assert_str_eq(cell(1, "count"), "0");
+	ck_assert_str_eq(cell(1, "wide"), "2251799813685248000.0");
+	ck_assert_str_eq(cell(1, "peak"), "2251799813685248000.0");
+	ck_assert_str_eq(cell(1, "share"), "");
+	ck_assert_str_eq(cell(1, "avg_us"), "");
+	/* 3 s; 3 * 10**6 us * 1000; 100 * 8 / 64; 3 s in 8 = 375000 us */
+	ck_assert_str_eq(cell(2, "tod_s"), "3.000000");
+	ck_assert_str_eq(cell(2, "count"), "8");
+	ck_assert_str_eq(cell(2, "wide"), "3000000000.0");
+	ck_assert_str_eq(cell(2, "peak"), "3000000000.0");
+	ck_assert_str_eq(cell(2, "share"), "12.50");
+	ck_assert_str_eq(cell(2, "avg_us"), "375000.000");
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* The summary: the top five buckets by total wait time */
 
@@ -714,6 +772,7 @@ unit_suite(void)
 	tcase_add_test(core, by_day_and_interval);
 	tcase_add_test(core, selection);
 	tcase_add_test(core, intervals_row);
+	tcase_add_test(core, interval_rows_at_the_limits);
 	tcase_add_test(core, summary_top_five);
 	tcase_add_test(core, what_matched_nothing);
 	tcase_add_test(limits, group_limit);
