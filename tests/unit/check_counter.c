@@ -951,6 +951,36 @@ check_merges(enum counter_type t, const struct counter_window *w, size_t n,
 	}
 }
 
+/* RAW_FRACTION sums N/B in fixed point: whole units and the first 52
+ * binary digits of each remainder, truncated. 2^52 = 4503599627370496;
+ * 1/3 of it is 1501199875790165.33; (2^64 - 2)/(2^64 - 1) of it is
+ * 2^52 - 2^52/(2^64 - 1), just below 2^52. */
+START_TEST(raw_fraction_digits)
+{
+	struct counter_acc acc;
+	struct counter_window w = { 0 };
+
+	counter_acc_init(&acc, type_named("PERF_RAW_FRACTION"));
+	w.n = 1, w.b = 3;
+	EXPECT_STATUS(counter_acc_add(&acc, &w), PM_OK);
+	ck_assert_uint_eq(acc.ratio_whole, 0);
+	ck_assert_uint_eq(acc.ratio_frac, UINT64_C(1501199875790165));
+	w.n = 7;   /* 2 and 1/3 */
+	EXPECT_STATUS(counter_acc_add(&acc, &w), PM_OK);
+	ck_assert_uint_eq(acc.ratio_whole, 2);
+	ck_assert_uint_eq(acc.ratio_frac, UINT64_C(3002399751580330));
+	counter_acc_init(&acc, type_named("PERF_LARGE_RAW_FRACTION"));
+	w.n = UINT64_MAX - 1, w.b = UINT64_MAX;
+	EXPECT_STATUS(counter_acc_add(&acc, &w), PM_OK);
+	ck_assert_uint_eq(acc.ratio_whole, 0);
+	ck_assert_uint_eq(acc.ratio_frac, (UINT64_C(1) << 52) - 1);
+	w.n = UINT64_MAX, w.b = UINT64_MAX - 1;   /* 1 and 1/(2^64 - 2): no digit */
+	EXPECT_STATUS(counter_acc_add(&acc, &w), PM_OK);
+	ck_assert_uint_eq(acc.ratio_whole, 1);
+	ck_assert_uint_eq(acc.ratio_frac, (UINT64_C(1) << 52) - 1);
+}
+END_TEST
+
 START_TEST(acc_merge_any_order)
 {
 	/* rate: (100 + 200 + 0 + 700) / ((1e6 + 1e6 + 2e6) / 1e6) = 1000 / 4
@@ -1251,6 +1281,7 @@ unit_suite(void)
 	tcase_add_test(tc, average_edges);
 	tcase_add_test(tc, acc_average_wait_rate_busy);
 	tcase_add_test(tc, acc_edges);
+	tcase_add_test(tc, raw_fraction_digits);
 	tcase_add_test(tc, acc_merge_any_order);
 	tcase_add_test(tc, acc_from_samples);
 	tcase_add_test(tc, acc_fraction_exact);
