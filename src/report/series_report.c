@@ -473,6 +473,14 @@ row_of(struct series_report *r, struct bound *b, uint32_t source, int64_t period
 	return w;
 }
 
+/* v as the nearest double: the same number as (double)v, converted in
+ * hardware when it fits 64 bits, as nearly every one does. */
+static double
+to_double(counter_u128 v)
+{
+	return v >> 64 ? (double)v : (double)(uint64_t)v;
+}
+
 /* The value of one window, for the least and the largest. */
 static void
 add_value(struct stat *st, const struct bound *b, const struct series_value *v)
@@ -507,7 +515,7 @@ add_value(struct stat *st, const struct bound *b, const struct series_value *v)
 	if (counter_acc_add(&st->acc, &w) != PM_OK ||
 	    counter_window_fraction(b->type, &v->w, &num, &den) != PM_OK)
 		return;
-	x = (double)num / (double)den;
+	x = to_double(num) / to_double(den);
 	if (!st->ranged || x < st->lo_v)
 		st->lo = v->w, st->lo_v = x;
 	if (!st->ranged || x > st->hi_v)
@@ -767,7 +775,7 @@ window_value(enum counter_type t, const struct counter_window *x)
 {
 	counter_u128 num, den;
 
-	return counter_window_fraction(t, x, &num, &den) == PM_OK ? (double)num / (double)den
+	return counter_window_fraction(t, x, &num, &den) == PM_OK ? to_double(num) / to_double(den)
 	                                                          : 0;
 }
 
