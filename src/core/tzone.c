@@ -163,17 +163,25 @@ tzone_format(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT])
 	offset = tzone_offset(z, stamp);
 	pmtime_format(stamp + offset, out);
 	minutes = (offset < 0 ? -offset : offset) / (60 * PM_UNITS_PER_SECOND);
-	snprintf(out + 19, TZONE_TEXT - 19, "%c%02u:%02u", offset < 0 ? '-' : '+',
-	         (unsigned)(minutes / 60 % 100), (unsigned)(minutes % 60));
+	out[19] = offset < 0 ? '-' : '+';
+	pmtime_put2(out + 20, (unsigned)(minutes / 60 % 100));
+	out[22] = ':';
+	pmtime_put2(out + 23, (unsigned)(minutes % 60));
+	out[25] = '\0';
 }
 
 void
 tzone_format_ms(const struct tzone *z, int64_t stamp, char out[TZONE_TEXT_MS])
 {
 	int64_t ms = floor_div(stamp, PM_UNITS_PER_SECOND / 1000) % 1000;
+	unsigned m = (unsigned)(ms < 0 ? ms + 1000 : ms);
 	char t[TZONE_TEXT];
 
+	/* every stamp of a report passes here: no printf */
 	tzone_format(z, stamp, t);
-	snprintf(out, TZONE_TEXT_MS, "%.19s.%03u%s", t, (unsigned)(ms < 0 ? ms + 1000 : ms),
-	         t + 19);
+	memcpy(out, t, 19);
+	out[19] = '.';
+	out[20] = (char)('0' + m / 100);
+	pmtime_put2(out + 21, m);
+	memcpy(out + 23, t + 19, strlen(t + 19) + 1);
 }

@@ -121,8 +121,8 @@ pmtime_civil(int64_t stamp, int *year, unsigned *month, unsigned *day,
 	*second = (unsigned)(secs % 60);
 }
 
-static void
-put2(char *p, unsigned v)
+void
+pmtime_put2(char *p, unsigned v)
 {
 	p[0] = (char)('0' + v / 10 % 10);
 	p[1] = (char)('0' + v % 10);
@@ -137,18 +137,18 @@ pmtime_format(int64_t stamp, char out[20])
 	pmtime_civil(stamp, &year, &mo, &d, &h, &mi, &s);
 	if (year < 0 || year > 9999)
 		year = 0;
-	put2(out, (unsigned)year / 100);
-	put2(out + 2, (unsigned)year % 100);
+	pmtime_put2(out, (unsigned)year / 100);
+	pmtime_put2(out + 2, (unsigned)year % 100);
 	out[4] = '-';
-	put2(out + 5, mo);
+	pmtime_put2(out + 5, mo);
 	out[7] = '-';
-	put2(out + 8, d);
+	pmtime_put2(out + 8, d);
 	out[10] = ' ';
-	put2(out + 11, h);
+	pmtime_put2(out + 11, h);
 	out[13] = ':';
-	put2(out + 14, mi);
+	pmtime_put2(out + 14, mi);
 	out[16] = ':';
-	put2(out + 17, s);
+	pmtime_put2(out + 17, s);
 	out[19] = '\0';
 }
 

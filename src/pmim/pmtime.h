@@ -41,6 +41,9 @@ struct date_cache {
 pm_status pmtime_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
                               int64_t per_second, int64_t *stamp);
 
+/* v % 100 as two digits at p, no terminator. */
+void pmtime_put2(char *p, unsigned v);
+
 /* "YYYY-MM-DD HH:MM:SS" (truncated to the second) into out[20]. */
 void pmtime_format(int64_t stamp, char out[20]);
 

@@ -24,7 +24,7 @@ START_TEST(test_berlin)
 	pm_status st;
 	struct tzone *z = tzone_open("Europe/Berlin", &st);
 	int64_t utc[2];
-	char text[TZONE_TEXT];
+	char text[TZONE_TEXT], ms[TZONE_TEXT_MS];
 
 	ck_assert_ptr_nonnull(z);
 	/* 02:30 local on October 25 is 00:30 UTC (CEST) and 01:30 UTC (CET) */
@@ -44,6 +44,16 @@ START_TEST(test_berlin)
 	ck_assert_str_eq(text, "2026-10-25 02:00:00+01:00");
 	tzone_format(NULL, at(2026, 10, 25, 1, 0), text);
 	ck_assert_str_eq(text, "2026-10-25 01:00:00");
+	/* milliseconds: 1239 units of 10**-4 s are 0.1239 s, truncated */
+	tzone_format_ms(z, at(2026, 10, 25, 1, 0) + 1239, ms);
+	ck_assert_str_eq(ms, "2026-10-25 02:00:00.123+01:00");
+	tzone_format_ms(z, at(2026, 7, 1, 12, 0) + 9999, ms);
+	ck_assert_str_eq(ms, "2026-07-01 14:00:00.999+02:00");
+	tzone_format_ms(NULL, at(2026, 10, 25, 1, 0) + 40, ms);
+	ck_assert_str_eq(ms, "2026-10-25 01:00:00.004");
+	/* before 1970: a millisecond below the second, not above */
+	tzone_format_ms(NULL, -1, ms);
+	ck_assert_str_eq(ms, "1969-12-31 23:59:59.999");
 	tzone_close(z);
 }
 END_TEST
@@ -53,7 +63,7 @@ START_TEST(test_new_york_and_unknown)
 	pm_status st;
 	struct tzone *z = tzone_open("America/New_York", &st);
 	int64_t utc[2];
-	char text[TZONE_TEXT];
+	char text[TZONE_TEXT], ms[TZONE_TEXT_MS];
 
 	ck_assert_ptr_nonnull(z);
 	/* 01:15 on November 1, 2026 is 05:15 UTC (EDT) and 06:15 UTC (EST) */
@@ -62,6 +72,8 @@ START_TEST(test_new_york_and_unknown)
 	ck_assert(utc[1] == at(2026, 11, 1, 6, 15));
 	tzone_format(z, at(2026, 11, 1, 6, 15), text);
 	ck_assert_str_eq(text, "2026-11-01 01:15:00-05:00");
+	tzone_format_ms(z, at(2026, 11, 1, 6, 15) + 5000, ms);
+	ck_assert_str_eq(ms, "2026-11-01 01:15:00.500-05:00");
 	tzone_close(z);
 	ck_assert_ptr_null(tzone_open("Mars/Olympus_Mons", &st));
 	ck_assert_int_eq(st, PM_E_USAGE);
