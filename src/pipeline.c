@@ -333,6 +333,12 @@ pipeline_resets(const struct pipeline *p)
 	return p->cook ? wp_cook_resets(p->cook) : 0;
 }
 
+const struct fr_records *
+pipeline_records(const struct pipeline *p)
+{
+	return &p->records;
+}
+
 void
 pipeline_close(struct pipeline *p)
 {

@@ -90,6 +90,9 @@ uint64_t pipeline_resets(const struct pipeline *p);
  * and for partials. */
 struct coverage *pipeline_coverage(const struct pipeline *p);
 
+/* What the framer is told of records: for split.h's cuts. */
+const struct fr_records *pipeline_records(const struct pipeline *p);
+
 void pipeline_close(struct pipeline *p);
 
 #endif

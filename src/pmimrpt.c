@@ -41,6 +41,7 @@
 #include "report/series_report.h"
 #include "core/fnv.h"
 #include "runpart.h"
+#include "split.h"
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
@@ -1903,9 +1904,10 @@ struct job_span {
 	bool repeats;              /* the input had duplicates or overlaps */
 };
 
-/* One input, read by a thread on its own. */
+/* One input, or one range of it (split.h), read by a thread on its own. */
 struct job {
 	const char *path;
+	uint64_t start, end;       /* its range; end 0: the whole input */
 	char *msgs;                /* its messages, tagged (diag_replay) */
 	size_t nmsgs;
 	char *part;                /* its partial */
@@ -1991,7 +1993,8 @@ read_job(struct run *r, struct job *j)
 	if (st == PM_OK)
 		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
 	if (st == PM_OK) {
-		if (input_open_path(&in, j->path) != PM_OK) {
+		if ((j->end ? input_open_range(&in, j->path, j->start, j->end)
+		            : input_open_path(&in, j->path)) != PM_OK) {
 			diag_at(&d, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", j->path, strerror(errno));
 			j->rc = -1;
 		} else {
@@ -2059,6 +2062,12 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		const struct job *j = &js->job[i];
 		if (!j->apart || ranges + j->most > r->o.pipe.max_coverage)
 			return false;
+		/* A range read without a word, to its end: it began and ended
+		 * between records and intervals, as one run reads there. Any
+		 * message (damage, a record cut at the range's end, orphan
+		 * parts, a framing that changes) and the file is read whole. */
+		if (j->end && (j->nmsgs || j->rc < 0))
+			return false;
 		ranges += j->ranges;
 		nspans += j->nspans;
 		/* the merge could say the limit where one run would not */
@@ -2090,7 +2099,8 @@ jobs_agree(const struct run *r, const struct jobs *js)
 
 /* For the tests: with PMIMRPT_JOBS_LOG=FILE, a line "apart THREADS INPUTS"
  * or "again THREADS INPUTS" appended to FILE says whether the inputs read
- * apart were merged or read again; nothing else shows it. */
+ * apart (or the ranges of one: INPUTS is their number) were merged or
+ * read again; nothing else shows it. */
 static void
 note_jobs(bool agree, size_t threads, size_t inputs)
 {
@@ -2103,28 +2113,63 @@ note_jobs(bool agree, size_t threads, size_t inputs)
 	fclose(fp);
 }
 
-/* --jobs: the inputs read by r->jobs threads; then, in input order, each
- * one's messages printed and its partial merged. When they would not read
- * as one run reads them (jobs_agree), what the threads did is dropped and
- * the inputs are read again, one after the other. Returns -1 when one
- * could not be opened or read to its end. */
+/* The least bytes of a range of one input cut for threads: SPLIT_LEAST,
+ * or for the tests PMIMRPT_SPLIT_LEAST=BYTES. */
+static uint64_t
+split_least(void)
+{
+	const char *v = getenv("PMIMRPT_SPLIT_LEAST");
+	uint64_t least;
+
+	return v && numparse_u64(v, UINT64_MAX, &least) && least > 0 ? least : SPLIT_LEAST;
+}
+
+/* The jobs of the run: an input each, or the ranges one input is cut into
+ * (split.h); n of them in *n. NULL when memory runs out. */
+static struct job *
+make_jobs(struct run *r, size_t *n)
+{
+	uint64_t *cut = NULL;
+	struct job *job;
+
+	*n = (size_t)r->ninputs;
+	if (r->ninputs == 1 && (cut = calloc(r->jobs + 1, sizeof *cut)))
+		*n = split_file(r->inputs[0], pipeline_records(r->p), &r->pm,
+		                r->o.pipe.framing, r->jobs, split_least(), cut);
+	if ((r->ninputs == 1 && !cut) || !(job = calloc(*n, sizeof *job))) {
+		free(cut);
+		return NULL;
+	}
+	for (size_t i = 0; i < *n; i++)
+		job[i] = cut ? (struct job){ .path = r->inputs[0], .start = cut[i],
+		                             .end = cut[i + 1] }
+		             : (struct job){ .path = r->inputs[i] };
+	free(cut);
+	return job;
+}
+
+/* --jobs: the inputs, or the ranges of one, read by r->jobs threads;
+ * then, in their order, each one's messages printed and its partial
+ * merged. When they would not read as one run reads them (jobs_agree),
+ * what the threads did is dropped and the inputs are read again, one
+ * after the other. Returns -1 when one could not be opened or read to
+ * its end. */
 static int
 read_jobs(struct run *r)
 {
-	struct jobs js = { r, NULL, (size_t)r->ninputs, 0, false };
+	struct jobs js = { r, NULL, 0, 0, false };
 	pthread_t *threads = calloc(r->jobs, sizeof *threads);
 	size_t started = 0;
 	char err[600];
 	bool agree;
 	int rc = 0;
 
-	if (!threads || !(js.job = calloc(js.n, sizeof *js.job))) {
+	if (!threads || !(js.job = make_jobs(r, &js.n)) || js.n < 2) {
 		free(threads);
+		free(js.job);
 		return read_inputs(r);
 	}
 	(void)partial_crc32(0, NULL, 0); /* its table, before the threads */
-	for (size_t i = 0; i < js.n; i++)
-		js.job[i].path = r->inputs[i];
 	while (started < r->jobs && started < js.n &&
 	       pthread_create(&threads[started], NULL, job_thread, &js) == 0)
 		started++;
@@ -2159,13 +2204,16 @@ read_jobs(struct run *r)
 	return rc;
 }
 
-/* How many threads read the inputs: --jobs for two inputs or more of a
- * report a partial holds (only those merge); else one. Standard input
+/* How many threads read the inputs: --jobs for a report a partial holds
+ * (only those merge), for two inputs or more, or one that may be cut into
+ * ranges (split.h; not with a time zone, whose repeated hour is told
+ * apart by the parts before it in the input); else one. Standard input
  * is read in order, by one. */
 static size_t
 jobs_for(const struct run *r)
 {
-	if (r->o.jobs <= 1 || r->ninputs < 2 || r->o.merge || !jobs_capable(r))
+	if (r->o.jobs <= 1 || r->ninputs < 1 || (r->ninputs == 1 && r->zone) || r->o.merge ||
+	    !jobs_capable(r))
 		return 1;
 	for (int i = 0; i < r->ninputs; i++)
 		if (strcmp(r->inputs[i], "-") == 0)

@@ -18,6 +18,21 @@ read_fd(struct input *in, uint8_t *buf, size_t cap)
 	return n;
 }
 
+/* A range of a file: no further than its end. */
+static ssize_t
+read_range(struct input *in, uint8_t *buf, size_t cap)
+{
+	ssize_t n;
+
+	if (cap > in->left)
+		cap = (size_t)in->left;
+	if (cap == 0)
+		return 0;
+	if ((n = read_fd(in, buf, cap)) > 0)
+		in->left -= (uint64_t)n;
+	return n;
+}
+
 static ssize_t
 read_memory(struct input *in, uint8_t *buf, size_t cap)
 {
@@ -113,6 +128,24 @@ input_open_path(struct input *in, const char *path)
 		errno = EISDIR;
 		return PM_E_OPEN;
 	}
+	return PM_OK;
+}
+
+pm_status
+input_open_range(struct input *in, const char *path, uint64_t start, uint64_t end)
+{
+	pm_status st = input_open_path(in, path);
+
+	if (st != PM_OK)
+		return st;
+	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
+		input_close(in);
+		return PM_E_OPEN;
+	}
+	in->source = read_range;
+	in->origin = start;
+	in->left = end - start;
+	in->size = (int64_t)(end - start);
 	return PM_OK;
 }
 

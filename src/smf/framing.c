@@ -858,6 +858,7 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 		return NULL;
 	}
 	fr->in = in;
+	fr->base = in->origin;  /* a range's offsets are its file's */
 	fr->rs = opts->records;
 	fr->diag = d;
 	fr->tally = t;
