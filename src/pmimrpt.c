@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
@@ -2099,17 +2100,21 @@ jobs_agree(const struct run *r, const struct jobs *js)
 
 /* For the tests: with PMIMRPT_JOBS_LOG=FILE, a line "apart THREADS INPUTS"
  * or "again THREADS INPUTS" appended to FILE says whether the inputs read
- * apart (or the ranges of one: INPUTS is their number) were merged or
- * read again; nothing else shows it. */
+ * apart were merged or read again; nothing else shows it. For the ranges
+ * of one input, INPUTS is their number, and the offsets where the second
+ * and later begin follow. */
 static void
-note_jobs(bool agree, size_t threads, size_t inputs)
+note_jobs(bool agree, size_t threads, const struct jobs *js)
 {
 	const char *path = getenv("PMIMRPT_JOBS_LOG");
 	FILE *fp;
 
 	if (!path || !*path || !(fp = fopen(path, "a")))
 		return;
-	fprintf(fp, "%s %zu %zu\n", agree ? "apart" : "again", threads, inputs);
+	fprintf(fp, "%s %zu %zu", agree ? "apart" : "again", threads, js->n);
+	for (size_t i = 1; i < js->n && js->job[i].end; i++)
+		fprintf(fp, " %" PRIu64, js->job[i].start);
+	fputc('\n', fp);
 	fclose(fp);
 }
 
@@ -2178,7 +2183,7 @@ read_jobs(struct run *r)
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	agree = jobs_agree(r, &js);
-	note_jobs(agree, started, js.n);
+	note_jobs(agree, started, &js);
 	if (!agree) {
 		rc = read_inputs(r);
 	} else {
