@@ -2211,14 +2211,15 @@ read_jobs(struct run *r)
 
 /* How many threads read the inputs: --jobs for a report a partial holds
  * (only those merge), for two inputs or more, or one that may be cut into
- * ranges (split.h; not with a time zone, whose repeated hour is told
- * apart by the parts before it in the input); else one. Standard input
- * is read in order, by one. */
+ * ranges (split.h); else one. Not one input with a time zone, whose
+ * repeated hour is told apart by the parts before it in the input, nor
+ * for --partial, whose time covered would keep the ranges' apart where
+ * one run's join. Standard input is read in order, by one. */
 static size_t
 jobs_for(const struct run *r)
 {
-	if (r->o.jobs <= 1 || r->ninputs < 1 || (r->ninputs == 1 && r->zone) || r->o.merge ||
-	    !jobs_capable(r))
+	if (r->o.jobs <= 1 || r->ninputs < 1 ||
+	    (r->ninputs == 1 && (r->zone || r->o.partial)) || r->o.merge || !jobs_capable(r))
 		return 1;
 	for (int i = 0; i < r->ninputs; i++)
 		if (strcmp(r->inputs[i], "-") == 0)

@@ -100,9 +100,11 @@ done
 each "PERF_DATA_BLOCKs, --report=perf" one --report=perf "$tmp/snap.perf"
 each "PERF_DATA_BLOCKs, --report=inventory" one --report=inventory "$tmp/snap.perf"
 
-# A time zone: its repeated hour is told apart by what came before.
+# A time zone: its repeated hour is told apart by what came before; a
+# partial: its time covered as one run's.
 each "clean PM stream, --timezone" one --report=waits --timezone=Europe/Berlin \
 	"$tmp/clean.pm"
+each "clean PM stream, --partial" one --report=waits --partial "$tmp/clean.pm"
 
 # A pipe is read by one thread.
 run j1 1 --report=waits "$tmp/clean.pm"
