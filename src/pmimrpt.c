@@ -1908,7 +1908,10 @@ struct job_span {
 /* One input, or one range of it (split.h), read by a thread on its own. */
 struct job {
 	const char *path;
-	uint64_t start, end;       /* its range; end 0: the whole input */
+	bool range;                /* a range of the input, from start to stop
+	                              (0: its end), or the whole input */
+	uint64_t start, stop;
+	struct pipeline_edges edges; /* how it read at its edges */
 	char *msgs;                /* its messages, tagged (diag_replay) */
 	size_t nmsgs;
 	char *part;                /* its partial */
@@ -1994,7 +1997,7 @@ read_job(struct run *r, struct job *j)
 	if (st == PM_OK)
 		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
 	if (st == PM_OK) {
-		if ((j->end ? input_open_range(&in, j->path, j->start, j->end)
+		if ((j->range ? input_open_range(&in, j->path, j->start, j->stop)
 		            : input_open_path(&in, j->path)) != PM_OK) {
 			diag_at(&d, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", j->path, strerror(errno));
 			j->rc = -1;
@@ -2003,6 +2006,7 @@ read_job(struct run *r, struct job *j)
 				j->rc = -1;
 			input_close(&in);
 		}
+		pipeline_edges(p, &j->edges);
 		/* what the next input could still change: then it reads
 		 * otherwise apart */
 		j->apart = pipeline_settled(p) && !said_run_limit(&d) && note_spans(j, p, &src);
@@ -2046,6 +2050,33 @@ by_span(const void *a, const void *b)
 	return c ? c : x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Whether the ranges of one input, each read by stages of their own,
+ * join as one reading reads on from one range into the next: each range
+ * stopped where the next one's own records resume (no record, or spanned
+ * record, read by both or neither), and where the ranges said nothing, no
+ * dump header would be said to be without its trailer, nor a record's
+ * chain to have lost PM records. */
+static bool
+ranges_join(const struct jobs *js)
+{
+	int64_t open = -1;
+	long chain = -1;
+
+	for (size_t i = 0; i < js->n; i++) {
+		const struct smf_edges *e = &js->job[i].edges.smf;
+		if (i > 0 && (js->job[i - 1].edges.stopped_at != js->job[i].edges.resumed_at ||
+		              (e->opens_with_header && open >= 0) ||
+		              smf_edges_lost_after(e, chain)))
+			return false;
+		if (e->dump_seen)
+			open = e->dump_open;
+		if (e->chain_seen)
+			chain = e->last_chain;
+	}
+	/* a dump still open is said at the end of the last range */
+	return js->job[js->n - 1].edges.smf.dump_seen || open < 0;
+}
+
 /* Whether the inputs, read apart, read as one run reads them: each left
  * nothing for the next (no interval waiting for parts, no repeats unsaid,
  * no limit of the run reached), the run's limits of sources, ranges and
@@ -2067,7 +2098,7 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		 * between records and intervals, as one run reads there. Any
 		 * message (damage, a record cut at the range's end, orphan
 		 * parts, a framing that changes) and the file is read whole. */
-		if (j->end && (j->nmsgs || j->rc < 0))
+		if (j->range && (j->nmsgs || j->rc < 0))
 			return false;
 		ranges += j->ranges;
 		nspans += j->nspans;
@@ -2075,6 +2106,8 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		if ((rows += j->rows) > r->o.sel.max_groups)
 			return false;
 	}
+	if (js->job[0].range && !ranges_join(js))
+		return false;
 	if (!(all = malloc((nspans ? nspans : 1) * sizeof *all)))
 		return false;
 	nspans = 0;
@@ -2112,7 +2145,7 @@ note_jobs(bool agree, size_t threads, const struct jobs *js)
 	if (!path || !*path || !(fp = fopen(path, "a")))
 		return;
 	fprintf(fp, "%s %zu %zu", agree ? "apart" : "again", threads, js->n);
-	for (size_t i = 1; i < js->n && js->job[i].end; i++)
+	for (size_t i = 1; i < js->n && js->job[i].range; i++)
 		fprintf(fp, " %" PRIu64, js->job[i].start);
 	fputc('\n', fp);
 	fclose(fp);
@@ -2146,8 +2179,8 @@ make_jobs(struct run *r, size_t *n)
 		return NULL;
 	}
 	for (size_t i = 0; i < *n; i++)
-		job[i] = cut ? (struct job){ .path = r->inputs[0], .start = cut[i],
-		                             .end = cut[i + 1] }
+		job[i] = cut ? (struct job){ .path = r->inputs[0], .range = true,
+		                             .start = cut[i], .stop = i + 1 < *n ? cut[i + 1] : 0 }
 		             : (struct job){ .path = r->inputs[i] };
 	free(cut);
 	return job;

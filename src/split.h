@@ -1,5 +1,6 @@
 /* split.h: where --jobs cuts one large regular file into ranges, a thread
- * each: a PM stream at records that begin an interval, each cut checked as
+ * each: a PM stream at records that begin an interval, an SMF dump at the
+ * first segment of a record (behind a BDW, or an RDW), each cut checked as
  * the framer's resynchronisation checks where records resume. Whether the
  * threads read their ranges as one run reads the file is judged after they
  * have read them (pmimrpt.c): a cut proposes, the reading confirms. */
@@ -19,7 +20,8 @@
  * framer does) into at most n ranges of at least least bytes each:
  * cut[0] = 0 < cut[1] < ... < cut[k] = its size, with cut holding n + 1.
  * Returns k; 1, not cut, for a file that is not regular, is compressed,
- * is not a PM stream, is too small, or has no record fit to cut at. */
+ * does not walk as records, is too small, or has no record fit to cut
+ * at. */
 size_t split_file(const char *path, const struct fr_records *rs, const struct pmint *pm,
                   enum framing asked, size_t n, uint64_t least, uint64_t *cut);
 

@@ -18,21 +18,6 @@ read_fd(struct input *in, uint8_t *buf, size_t cap)
 	return n;
 }
 
-/* A range of a file: no further than its end. */
-static ssize_t
-read_range(struct input *in, uint8_t *buf, size_t cap)
-{
-	ssize_t n;
-
-	if (cap > in->left)
-		cap = (size_t)in->left;
-	if (cap == 0)
-		return 0;
-	if ((n = read_fd(in, buf, cap)) > 0)
-		in->left -= (uint64_t)n;
-	return n;
-}
-
 static ssize_t
 read_memory(struct input *in, uint8_t *buf, size_t cap)
 {
@@ -132,20 +117,20 @@ input_open_path(struct input *in, const char *path)
 }
 
 pm_status
-input_open_range(struct input *in, const char *path, uint64_t start, uint64_t end)
+input_open_range(struct input *in, const char *path, uint64_t start, uint64_t stop)
 {
 	pm_status st = input_open_path(in, path);
 
 	if (st != PM_OK)
 		return st;
-	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
+	if (in->size < 0 || (uint64_t)in->size < start ||
+	    lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
 		input_close(in);
 		return PM_E_OPEN;
 	}
-	in->source = read_range;
 	in->origin = start;
-	in->left = end - start;
-	in->size = (int64_t)(end - start);
+	in->stop = stop;
+	in->size -= (int64_t)start;
 	return PM_OK;
 }
 

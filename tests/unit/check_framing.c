@@ -158,7 +158,7 @@ static struct framer_opts
 opts(enum framing f)
 {
 	struct framer_opts o = { records(), f, CONTENT_AUTO, 1 << 20, SMALL_BUFFER,
-	                         NULL, NULL };
+	                         NULL, NULL, 0, false };
 	return o;
 }
 
