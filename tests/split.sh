@@ -1,14 +1,16 @@
 #!/bin/sh
-# split.sh: --jobs on one file. A PM stream is cut into ranges, a thread
-# each (PMIMRPT_SPLIT_LEAST makes small ranges of small files); a run with
+# split.sh: --jobs on one file. A PM stream or an SMF dump is cut into
+# ranges, a thread each (PMIMRPT_SPLIT_LEAST makes small ranges of small
+# files); a run with
 # --jobs=2, 3 and 4 writes byte for byte what --jobs=1 writes: the report,
 # standard error whole (every message with its offset, in order, and the
 # summary line) and the exit code, for generated and bundled files of every
 # framing and the real dumps when they are there. Clean streams are merged
 # from the ranges (PMIMRPT_JOBS_LOG says "apart", with the offsets of the
-# cuts); damage at and around a cut (a bad INTLEN, garbage over the cut,
-# a record cut short, bytes put in) is read again whole ("again") and said
-# once. A pipe is read by one thread, and so is what is not cut.
+# cuts); damage at and around a cut (a bad INTLEN, BDW or SDW, garbage
+# over the cut, a record or block cut short, bytes put in) is read again
+# whole ("again") and said once. A pipe is read by one thread, and so is
+# what is not cut.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 export PMIMRPT_JOBS_LOG="$tmp/jobs.log" PMIMRPT_SPLIT_LEAST=4000
@@ -19,9 +21,13 @@ gen --framing=pm --seed=4 --size=200K --drop-parts=0.02 -o "$tmp/drop.pm" ||
 	fail "pmimgen drop.pm"
 gen --framing=pm --seed=5 --size=200K --duplicate-parts=0.01 -o "$tmp/dup.pm" ||
 	fail "pmimgen dup.pm"
-gen --framing=bdw --seed=6 --sparse --block-size=4096 --intervals=96 -o "$tmp/sparse.bdw" ||
+gen --framing=bdw --seed=6 --sparse --size=400K -o "$tmp/sparse.bdw" ||
 	fail "pmimgen sparse.bdw"
-gen --framing=rdw --seed=7 --intervals=96 -o "$tmp/dump.rdw" || fail "pmimgen dump.rdw"
+gen --framing=bdw --seed=9 --extended-bdw=all --block-size=40000 --size=400K \
+	-o "$tmp/extended.bdw" || fail "pmimgen extended.bdw"
+gen --framing=bdw --seed=10 --sources=SYSA,SYSB --size=200K -o "$tmp/two.bdw" ||
+	fail "pmimgen two.bdw"
+gen --framing=rdw --seed=7 --size=400K -o "$tmp/dump.rdw" || fail "pmimgen dump.rdw"
 gen --framing=perf --seed=8 --intervals=24 -o "$tmp/snap.perf" || fail "pmimgen snap.perf"
 
 # run NAME JOBS OPTIONS... FILE: output, standard error and exit code in
@@ -44,7 +50,8 @@ run() {
 }
 
 # alike WHAT HOW JOBS: run "j$JOBS" wrote what "j1" wrote, and read HOW
-# (apart: cut and merged; again: cut, then read whole; one: not cut)
+# (apart: cut and merged; again: cut, then read whole; one: not cut; -:
+# any of them)
 alike() {
 	if cmp -s "$tmp/j1.out" "$tmp/j$3.out" && cmp -s "$tmp/j1.err" "$tmp/j$3.err" &&
 	   cmp -s "$tmp/j1.rc" "$tmp/j$3.rc"; then
@@ -54,7 +61,9 @@ alike() {
 		diff "$tmp/j1.err" "$tmp/j$3.err" | head -5
 		diff "$tmp/j1.out" "$tmp/j$3.out" | head -5
 	fi
-	if [ "$(cat "$tmp/j$3.how")" = "$2" ]; then
+	if [ "$2" = - ]; then
+		:
+	elif [ "$(cat "$tmp/j$3.how")" = "$2" ]; then
 		pass "$1 --jobs=$3: read $2"
 	else
 		fail "$1 --jobs=$3: read '$(cat "$tmp/j$3.how")', not $2"
@@ -87,9 +96,14 @@ for report in waits cpu summary; do
 	# parts said twice
 	each "PM stream with parts twice, --report=$report" again \
 		--report=$report "$tmp/dup.pm"
-	for f in "$tmp/sparse.bdw" "$tmp/dump.rdw" "$top_srcdir/data/sample-smf-bdw.dat" \
+	for f in "$tmp/sparse.bdw" "$tmp/extended.bdw" "$tmp/dump.rdw"; do
+		each "$(basename "$f"), --report=$report" apart --report=$report "$f"
+	done
+	# two systems' parts on both sides of the cuts; the samples'
+	# systems too, and their faults
+	for f in "$tmp/two.bdw" "$top_srcdir/data/sample-smf-bdw.dat" \
 	         "$top_srcdir/data/sample-smf-rdw.dat" "$top_srcdir/data/sample-faults.dat"; do
-		each "$(basename "$f"), --report=$report" one --report=$report "$f"
+		each "$(basename "$f"), --report=$report" again --report=$report "$f"
 	done
 done
 # reports --jobs does not split, and Windows data (a snapshot is paired
@@ -172,12 +186,68 @@ for at in $cuts; do
 	done
 done
 
+# Where the sparse dump is cut, and damage there: a BDW, the first SDW
+# after it, the block before it cut short, bytes put in. Said as --jobs=1
+# says it: once, never twice, and not left unsaid.
+cuts=
+for jobs in 2 3 4; do
+	run c$jobs $jobs --report=waits "$tmp/sparse.bdw"
+	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
+done
+cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
+[ -n "$cuts" ] || fail "no cuts of sparse.bdw"
+for at in $cuts; do
+	for kind in bdw sdw short inserted; do
+		f="$tmp/$kind.bdw"
+		case $kind in
+		bdw|sdw)
+			cp "$tmp/sparse.bdw" "$f"
+			pos=$at
+			[ $kind = bdw ] || pos=$((at + 4))
+			printf '\377\377\377\377' | dd of="$f" bs=1 seek="$pos" conv=notrunc 2>/dev/null ;;
+		short)
+			head -c $((at - 100)) "$tmp/sparse.bdw" > "$f"
+			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+		inserted)
+			head -c "$at" "$tmp/sparse.bdw" > "$f"
+			printf 'not a block' >> "$f"
+			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+		esac
+		each "$kind at cut $at of the dump" again --report=waits "$f"
+		said=$(grep -c 'warning' "$tmp/j4.err")
+		twice=$(sort "$tmp/j4.err" | uniq -d | wc -l)
+		if [ "$said" -gt 0 ] && [ "$twice" = 0 ]; then
+			pass "$kind at cut $at of the dump: said once ($said warnings)"
+		else
+			fail "$kind at cut $at of the dump: $said warnings, $twice twice"
+			cat "$tmp/j4.err"
+		fi
+	done
+done
+
+# Dumps without their trailers (an 18-byte record at the end): one at
+# the end of the file, and one joined to the next dump. Said at the end,
+# and at the next dump's header, once.
+head -c -18 "$tmp/dump.rdw" > "$tmp/untrailed.rdw"
+gen --framing=rdw --seed=11 --start="2026-01-01 00:00" --size=400K -o "$tmp/later.rdw" ||
+	fail "pmimgen later.rdw"
+cat "$tmp/untrailed.rdw" "$tmp/later.rdw" > "$tmp/joined.rdw"
+for f in untrailed joined; do
+	each "$f.rdw" again --report=waits "$tmp/$f.rdw"
+	n=$(grep -c 'without an SMF type 3 trailer' "$tmp/j4.err")
+	if [ "$n" = 1 ]; then
+		pass "$f.rdw: no trailer said once"
+	else
+		fail "$f.rdw: no trailer said $n times"
+	fi
+done
+
 # Real SMF dumps, when they are there.
 real=/work/shared/data/real-smf
 if [ -d "$real" ]; then
 	for f in "$real"/*.dat; do
 		[ -f "$f" ] || continue
-		each "$(basename "$f")" one --report=waits "$f"
+		each "$(basename "$f")" - --report=waits "$f"
 	done
 else
 	echo "# no $real: real dumps not compared"
