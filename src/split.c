@@ -7,6 +7,7 @@
 
 #include "io/input.h"
 #include "smf/detect.h"
+#include "smf/smf.h"
 #include "smf/walk.h"
 #include "split.h"
 
@@ -15,9 +16,6 @@
 #define SPLIT_SCAN ((size_t)1 << 20)
 /* Records that must walk from a cut: more than resynchronisation asks. */
 #define SPLIT_WALK 16
-/* Bytes of SMF header and product header before a record's PM records,
- * at most (smf.c's PRODUCT_HEADER_MAX and the extended header). */
-#define SPLIT_HEADERS 1088
 
 /* Up to cap bytes of fd at off; the bytes had, 0 at the end or on error. */
 static size_t
@@ -55,7 +53,7 @@ part_one_at(const struct pmint *pm, struct span w)
 static int
 segment_part_one(const struct pmint *pm, struct span seg)
 {
-	for (size_t at = DESC_LEN; at < seg.len && at < DESC_LEN + SPLIT_HEADERS; at++) {
+	for (size_t at = DESC_LEN; at < seg.len && at < SMF_CHAIN_MAX; at++) {
 		struct span rest = span_make(seg.p + at, seg.len - at);
 		if (pmint_interval_header_at(pm, rest))
 			return part_one_at(pm, rest);

@@ -262,8 +262,8 @@ smf_input_end(struct smf_reader *r, uint64_t end)
 static void
 note_first_chain(struct smf_reader *r, struct span rec, size_t hdr_len, long off)
 {
-	r->edges.unsure = off >= SMF_EDGE_CHAINS;
-	for (long b = (long)hdr_len; b < off && b < SMF_EDGE_CHAINS; b++)
+	r->edges.unsure = off >= SMF_CHAIN_MAX;
+	for (long b = (long)hdr_len; b < off && b < SMF_CHAIN_MAX; b++)
 		if (pm_record_starts(r, rec, (size_t)b, (size_t)off))
 			r->edges.lost_after[b / 8] |= (uint8_t)(1u << (b % 8));
 }
@@ -281,7 +281,7 @@ smf_edges_lost_after(const struct smf_edges *e, long chain)
 {
 	if (!e->chain_seen || chain < 0)
 		return false;
-	return e->unsure || (chain < SMF_EDGE_CHAINS &&
+	return e->unsure || (chain < SMF_CHAIN_MAX &&
 	                     (e->lost_after[chain / 8] >> (chain % 8) & 1));
 }
 

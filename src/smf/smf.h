@@ -58,7 +58,9 @@ void smf_input_end(struct smf_reader *r, uint64_t end);
  * that a reading of the whole input would judge by the records before
  * it: the dump records, and the first record's chain. The caller holds
  * each range against the ones before it. */
-#define SMF_EDGE_CHAINS 1088  /* SMF header and product header, at most */
+/* Where a record's PM chain may begin, at most: past an extended SMF
+ * header and the longest product header (smf.c). */
+#define SMF_CHAIN_MAX 1088
 struct smf_edges {
 	bool dump_seen;           /* a dump header or trailer */
 	bool opens_with_header;   /* the first of them a header */
@@ -67,7 +69,7 @@ struct smf_edges {
 	long last_chain;          /* where the last one's chain began */
 	/* bit b: the first one's chain would be said to have lost PM records
 	 * after a record whose chain began at b; unsure: b past the bits */
-	uint8_t lost_after[SMF_EDGE_CHAINS / 8];
+	uint8_t lost_after[SMF_CHAIN_MAX / 8];
 	bool unsure;
 };
 
