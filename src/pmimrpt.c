@@ -2050,23 +2050,28 @@ by_span(const void *a, const void *b)
 	return c ? c : x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Whether the ranges of one input, each read by stages of their own,
- * join as one reading reads on from one range into the next: each range
- * stopped where the next one's own records resume (no record, or spanned
- * record, read by both or neither), and where the ranges said nothing, no
- * dump header would be said to be without its trailer, nor a record's
- * chain to have lost PM records. */
+/* Whether the inputs, or the ranges of one, each read by stages of their
+ * own, join as one reading reads on from one into the next, where they
+ * said nothing: no record's chain would be said to have lost PM records
+ * by where the chain of the record before began (one SMF stage goes by it
+ * from one input into the next, too); and for ranges, each stopped where
+ * the next one's own records resume (no record, or spanned record, read
+ * by both or neither), and no dump header would be said to be without its
+ * trailer. */
 static bool
-ranges_join(const struct jobs *js)
+inputs_join(const struct jobs *js)
 {
+	bool ranges = js->job[0].range;
 	int64_t open = -1;
 	long chain = -1;
 
 	for (size_t i = 0; i < js->n; i++) {
 		const struct smf_edges *e = &js->job[i].edges.smf;
-		if (i > 0 && (js->job[i - 1].edges.stopped_at != js->job[i].edges.resumed_at ||
-		              (e->opens_with_header && open >= 0) ||
-		              smf_edges_lost_after(e, chain)))
+		if (i > 0 && smf_edges_lost_after(e, chain))
+			return false;
+		if (ranges && i > 0 &&
+		    (js->job[i - 1].edges.stopped_at != js->job[i].edges.resumed_at ||
+		     (e->opens_with_header && open >= 0)))
 			return false;
 		if (e->dump_seen)
 			open = e->dump_open;
@@ -2074,7 +2079,7 @@ ranges_join(const struct jobs *js)
 			chain = e->last_chain;
 	}
 	/* a dump still open is said at the end of the last range */
-	return js->job[js->n - 1].edges.smf.dump_seen || open < 0;
+	return !ranges || js->job[js->n - 1].edges.smf.dump_seen || open < 0;
 }
 
 /* Whether the inputs, read apart, read as one run reads them: each left
@@ -2106,7 +2111,7 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		if ((rows += j->rows) > r->o.sel.max_groups)
 			return false;
 	}
-	if (js->job[0].range && !ranges_join(js))
+	if (!inputs_join(js))
 		return false;
 	if (!(all = malloc((nspans ? nspans : 1) * sizeof *all)))
 		return false;
