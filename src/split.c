@@ -76,6 +76,10 @@ begins_interval(const struct pmint *pm, enum framing f, struct span w)
 
 	if (f == FRAMING_PM)
 		return part_one_at(pm, w);
+	/* no further than detection looks: a dump without PM data nearby is
+	 * not cut there */
+	if (w.len > DETECT_WINDOW)
+		w.len = DETECT_WINDOW;
 	while (off + 2 * DESC_LEN <= w.len) {
 		if (f == FRAMING_BDW && off == block_end) {
 			if (walk_bdw_parse(w, off, &len) != NULL || len < BDW_MIN)
