@@ -25,6 +25,7 @@ struct pipeline {
 	struct framer *fr;    /* while an input is read */
 	int64_t *last_start;  /* for the PM stage, with a zone */
 	uint64_t records_read; /* logical records read in the run */
+	uint64_t resumed_at, stopped_at; /* the last input's (pipeline_edges) */
 	struct wp_stream *perf; /* the PERF_DATA_BLOCK reader */
 	struct census census;
 	struct wp_cook *cook;   /* snapshots into series, for a series report */
@@ -181,7 +182,8 @@ static int
 read_records(struct pipeline *p, struct input *in)
 {
 	struct framer_opts fo = { &p->records, p->o.framing, CONTENT_AUTO,
-	                          p->o.max_record, p->o.buffer_size, want_record, p };
+	                          p->o.max_record, p->o.buffer_size, want_record, p,
+	                          in->stop, in->origin > 0 };
 	struct fr_record rec;
 	pm_status st;
 	int rc = 0;
@@ -205,8 +207,10 @@ read_records(struct pipeline *p, struct input *in)
 	}
 	if (n < 0)
 		rc = -1;
-	else
-		smf_input_end(p->smf, p->file.bytes_read);
+	else if (!in->stop)  /* a range's dump goes on after it */
+		smf_input_end(p->smf, framer_position(p->fr));
+	p->resumed_at = framer_resumed_at(p->fr);
+	p->stopped_at = framer_position(p->fr);
 	framer_close(p->fr);
 	p->fr = NULL;
 	return rc;
@@ -331,6 +335,20 @@ uint64_t
 pipeline_resets(const struct pipeline *p)
 {
 	return p->cook ? wp_cook_resets(p->cook) : 0;
+}
+
+void
+pipeline_edges(const struct pipeline *p, struct pipeline_edges *e)
+{
+	smf_edges(p->smf, &e->smf);
+	e->resumed_at = p->resumed_at;
+	e->stopped_at = p->stopped_at;
+}
+
+const struct fr_records *
+pipeline_records(const struct pipeline *p)
+{
+	return &p->records;
 }
 
 void

@@ -90,6 +90,18 @@ uint64_t pipeline_resets(const struct pipeline *p);
  * and for partials. */
 struct coverage *pipeline_coverage(const struct pipeline *p);
 
+/* How the last input read at its edges: for a range of one cut for
+ * threads, to be held against the ranges beside it. */
+struct pipeline_edges {
+	uint64_t resumed_at;    /* its own records began (framer_resumed_at) */
+	uint64_t stopped_at;    /* the framer stopped */
+	struct smf_edges smf;   /* the SMF stage's */
+};
+void pipeline_edges(const struct pipeline *p, struct pipeline_edges *e);
+
+/* What the framer is told of records: for split.h's cuts. */
+const struct fr_records *pipeline_records(const struct pipeline *p);
+
 void pipeline_close(struct pipeline *p);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
@@ -41,6 +42,7 @@
 #include "report/series_report.h"
 #include "core/fnv.h"
 #include "runpart.h"
+#include "split.h"
 #include "pmim/binding.h"
 #include "core/sources.h"
 #include "out/textout.h"
@@ -1903,9 +1905,13 @@ struct job_span {
 	bool repeats;              /* the input had duplicates or overlaps */
 };
 
-/* One input, read by a thread on its own. */
+/* One input, or one range of it (split.h), read by a thread on its own. */
 struct job {
 	const char *path;
+	bool range;                /* a range of the input, from start to stop
+	                              (0: its end), or the whole input */
+	uint64_t start, stop;
+	struct pipeline_edges edges; /* how it read at its edges */
 	char *msgs;                /* its messages, tagged (diag_replay) */
 	size_t nmsgs;
 	char *part;                /* its partial */
@@ -1991,7 +1997,8 @@ read_job(struct run *r, struct job *j)
 	if (st == PM_OK)
 		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
 	if (st == PM_OK) {
-		if (input_open_path(&in, j->path) != PM_OK) {
+		if ((j->range ? input_open_range(&in, j->path, j->start, j->stop)
+		            : input_open_path(&in, j->path)) != PM_OK) {
 			diag_at(&d, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", j->path, strerror(errno));
 			j->rc = -1;
 		} else {
@@ -1999,6 +2006,7 @@ read_job(struct run *r, struct job *j)
 				j->rc = -1;
 			input_close(&in);
 		}
+		pipeline_edges(p, &j->edges);
 		/* what the next input could still change: then it reads
 		 * otherwise apart */
 		j->apart = pipeline_settled(p) && !said_run_limit(&d) && note_spans(j, p, &src);
@@ -2042,6 +2050,38 @@ by_span(const void *a, const void *b)
 	return c ? c : x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Whether the inputs, or the ranges of one, each read by stages of their
+ * own, join as one reading reads on from one into the next, where they
+ * said nothing: no record's chain would be said to have lost PM records
+ * by where the chain of the record before began (one SMF stage goes by it
+ * from one input into the next, too); and for ranges, each stopped where
+ * the next one's own records resume (no record, or spanned record, read
+ * by both or neither), and no dump header would be said to be without its
+ * trailer. */
+static bool
+inputs_join(const struct jobs *js)
+{
+	bool ranges = js->job[0].range;
+	int64_t open = -1;
+	long chain = -1;
+
+	for (size_t i = 0; i < js->n; i++) {
+		const struct smf_edges *e = &js->job[i].edges.smf;
+		if (i > 0 && smf_edges_lost_after(e, chain))
+			return false;
+		if (ranges && i > 0 &&
+		    (js->job[i - 1].edges.stopped_at != js->job[i].edges.resumed_at ||
+		     (e->opens_with_header && open >= 0)))
+			return false;
+		if (e->dump_seen)
+			open = e->dump_open;
+		if (e->chain_seen)
+			chain = e->last_chain;
+	}
+	/* a dump still open is said at the end of the last range */
+	return !ranges || js->job[js->n - 1].edges.smf.dump_seen || open < 0;
+}
+
 /* Whether the inputs, read apart, read as one run reads them: each left
  * nothing for the next (no interval waiting for parts, no repeats unsaid,
  * no limit of the run reached), the run's limits of sources, ranges and
@@ -2059,12 +2099,20 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		const struct job *j = &js->job[i];
 		if (!j->apart || ranges + j->most > r->o.pipe.max_coverage)
 			return false;
+		/* A range read without a word, to its end: it began and ended
+		 * between records and intervals, as one run reads there. Any
+		 * message (damage, a record cut at the range's end, orphan
+		 * parts, a framing that changes) and the file is read whole. */
+		if (j->range && (j->nmsgs || j->rc < 0))
+			return false;
 		ranges += j->ranges;
 		nspans += j->nspans;
 		/* the merge could say the limit where one run would not */
 		if ((rows += j->rows) > r->o.sel.max_groups)
 			return false;
 	}
+	if (!inputs_join(js))
+		return false;
 	if (!(all = malloc((nspans ? nspans : 1) * sizeof *all)))
 		return false;
 	nspans = 0;
@@ -2090,41 +2138,81 @@ jobs_agree(const struct run *r, const struct jobs *js)
 
 /* For the tests: with PMIMRPT_JOBS_LOG=FILE, a line "apart THREADS INPUTS"
  * or "again THREADS INPUTS" appended to FILE says whether the inputs read
- * apart were merged or read again; nothing else shows it. */
+ * apart were merged or read again; nothing else shows it. For the ranges
+ * of one input, INPUTS is their number, and the offsets where the second
+ * and later begin follow. */
 static void
-note_jobs(bool agree, size_t threads, size_t inputs)
+note_jobs(bool agree, size_t threads, const struct jobs *js)
 {
 	const char *path = getenv("PMIMRPT_JOBS_LOG");
 	FILE *fp;
 
 	if (!path || !*path || !(fp = fopen(path, "a")))
 		return;
-	fprintf(fp, "%s %zu %zu\n", agree ? "apart" : "again", threads, inputs);
+	fprintf(fp, "%s %zu %zu", agree ? "apart" : "again", threads, js->n);
+	for (size_t i = 1; i < js->n && js->job[i].range; i++)
+		fprintf(fp, " %" PRIu64, js->job[i].start);
+	fputc('\n', fp);
 	fclose(fp);
 }
 
-/* --jobs: the inputs read by r->jobs threads; then, in input order, each
- * one's messages printed and its partial merged. When they would not read
- * as one run reads them (jobs_agree), what the threads did is dropped and
- * the inputs are read again, one after the other. Returns -1 when one
- * could not be opened or read to its end. */
+/* The least bytes of a range of one input cut for threads: SPLIT_LEAST,
+ * or for the tests PMIMRPT_SPLIT_LEAST=BYTES. */
+static uint64_t
+split_least(void)
+{
+	const char *v = getenv("PMIMRPT_SPLIT_LEAST");
+	uint64_t least;
+
+	return v && numparse_u64(v, UINT64_MAX, &least) && least > 0 ? least : SPLIT_LEAST;
+}
+
+/* The jobs of the run: an input each, or the ranges one input is cut into
+ * (split.h); n of them in *n. NULL when memory runs out. */
+static struct job *
+make_jobs(struct run *r, size_t *n)
+{
+	uint64_t *cut = NULL;
+	struct job *job;
+
+	*n = (size_t)r->ninputs;
+	if (r->ninputs == 1 && (cut = calloc(r->jobs + 1, sizeof *cut)))
+		*n = split_file(r->inputs[0], pipeline_records(r->p), &r->pm,
+		                r->o.pipe.framing, r->jobs, split_least(), cut);
+	if ((r->ninputs == 1 && !cut) || !(job = calloc(*n, sizeof *job))) {
+		free(cut);
+		return NULL;
+	}
+	for (size_t i = 0; i < *n; i++)
+		job[i] = cut ? (struct job){ .path = r->inputs[0], .range = true,
+		                             .start = cut[i], .stop = i + 1 < *n ? cut[i + 1] : 0 }
+		             : (struct job){ .path = r->inputs[i] };
+	free(cut);
+	return job;
+}
+
+/* --jobs: the inputs, or the ranges of one, read by r->jobs threads;
+ * then, in their order, each one's messages printed and its partial
+ * merged. When they would not read as one run reads them (jobs_agree),
+ * what the threads did is dropped and the inputs are read again, one
+ * after the other. Returns -1 when one could not be opened or read to
+ * its end. */
 static int
 read_jobs(struct run *r)
 {
-	struct jobs js = { r, NULL, (size_t)r->ninputs, 0, false };
+	struct jobs js = { r, NULL, 0, 0, false };
 	pthread_t *threads = calloc(r->jobs, sizeof *threads);
 	size_t started = 0;
 	char err[600];
 	bool agree;
 	int rc = 0;
 
-	if (!threads || !(js.job = calloc(js.n, sizeof *js.job))) {
+	if (!threads || !(js.job = make_jobs(r, &js.n)) || js.n < 2) {
 		free(threads);
+		free(js.job);
 		return read_inputs(r);
 	}
 	(void)partial_crc32(0, NULL, 0); /* its table, before the threads */
-	for (size_t i = 0; i < js.n; i++)
-		js.job[i].path = r->inputs[i];
 	while (started < r->jobs && started < js.n &&
 	       pthread_create(&threads[started], NULL, job_thread, &js) == 0)
 		started++;
@@ -2133,7 +2221,7 @@ read_jobs(struct run *r)
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	agree = jobs_agree(r, &js);
-	note_jobs(agree, started, js.n);
+	note_jobs(agree, started, &js);
 	if (!agree) {
 		rc = read_inputs(r);
 	} else {
@@ -2159,13 +2247,17 @@ read_jobs(struct run *r)
 	return rc;
 }
 
-/* How many threads read the inputs: --jobs for two inputs or more of a
- * report a partial holds (only those merge); else one. Standard input
- * is read in order, by one. */
+/* How many threads read the inputs: --jobs for a report a partial holds
+ * (only those merge), for two inputs or more, or one that may be cut into
+ * ranges (split.h); else one. Not one input with a time zone, whose
+ * repeated hour is told apart by the parts before it in the input, nor
+ * for --partial, whose time covered would keep the ranges' apart where
+ * one run's join. Standard input is read in order, by one. */
 static size_t
 jobs_for(const struct run *r)
 {
-	if (r->o.jobs <= 1 || r->ninputs < 2 || r->o.merge || !jobs_capable(r))
+	if (r->o.jobs <= 1 || r->ninputs < 1 ||
+	    (r->ninputs == 1 && (r->zone || r->o.partial)) || r->o.merge || !jobs_capable(r))
 		return 1;
 	for (int i = 0; i < r->ninputs; i++)
 		if (strcmp(r->inputs[i], "-") == 0)

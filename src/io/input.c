@@ -116,6 +116,24 @@ input_open_path(struct input *in, const char *path)
 	return PM_OK;
 }
 
+pm_status
+input_open_range(struct input *in, const char *path, uint64_t start, uint64_t stop)
+{
+	pm_status st = input_open_path(in, path);
+
+	if (st != PM_OK)
+		return st;
+	if (in->size < 0 || (uint64_t)in->size < start ||
+	    lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
+		input_close(in);
+		return PM_E_OPEN;
+	}
+	in->origin = start;
+	in->stop = stop;
+	in->size -= (int64_t)start;
+	return PM_OK;
+}
+
 void
 input_from_memory(struct input *in, const char *name, const uint8_t *buf,
                   size_t len, size_t chunk)

@@ -21,6 +21,9 @@ struct diag;
 struct input {
 	const char *name;  /* for messages: the path, or "-" / "(stdin)" */
 	int64_t size;      /* bytes, or -1 when unknown (a pipe, or compressed) */
+	uint64_t origin;   /* file offset of the first byte read: a range's
+	                      start (input_open_range), else 0 */
+	uint64_t stop;     /* a range: where the next begins; 0: the end */
 	/* Read up to cap bytes into buf: >0 bytes read, 0 at end, -1 on error
 	 * (errno set). Short reads are normal. */
 	ssize_t (*read)(struct input *in, uint8_t *buf, size_t cap);
@@ -46,6 +49,13 @@ struct input {
 
 /* Open a path; "-" is standard input. PM_E_OPEN with errno on failure. */
 pm_status input_open_path(struct input *in, const char *path);
+
+/* Open the regular file path from start on, read as a file of its own but
+ * for its offsets, which are the file's (origin): one range of a file cut
+ * for threads (split.h), whose reader stops at stop (0: the file's end),
+ * having read past it what it needs. */
+pm_status input_open_range(struct input *in, const char *path, uint64_t start,
+                           uint64_t stop);
 
 /* Serve len bytes at buf, at most chunk bytes per read (0: all at once). */
 void input_from_memory(struct input *in, const char *name, const uint8_t *buf,

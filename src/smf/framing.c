@@ -68,6 +68,11 @@ struct framer {
 	uint64_t block_offset;  /* BDW: the current block */
 	uint64_t block_left;    /* BDW: its bytes not yet walked; 0 between */
 	struct assembly span;
+	/* a range of an input (framer_opts): where it stops, BDWs read past
+	 * the stop (the next range's), segments passed over at its start */
+	uint64_t stop, past_bdws, passed;
+	bool leading;           /* continued, no segment of its own yet */
+	uint64_t resumed_at;
 };
 
 const char *
@@ -506,6 +511,15 @@ segment(struct framer *fr, size_t len, unsigned code, struct fr_record *rec)
 	uint64_t offset = here(fr);
 
 	fr->pos += len;
+	if (fr->leading) {
+		/* the end of the range before's last record: its bytes */
+		fr->leading = code == SEG_MIDDLE;
+		if (code == SEG_MIDDLE || code == SEG_LAST) {
+			fr->passed += len;
+			fr->resumed_at = here(fr);
+			return STEP_MORE;
+		}
+	}
 	if (code == SEG_COMPLETE || code == SEG_FIRST) {
 		span_drop_unended(fr);
 		if (code == SEG_COMPLETE)
@@ -695,7 +709,10 @@ block_begin(struct framer *fr)
 	fr->block_offset = here(fr);
 	fr->block_left = len - DESC_LEN;
 	fr->pos += DESC_LEN;
-	fr->tally->used += DESC_LEN;
+	if (fr->stop && fr->block_offset >= fr->stop)
+		fr->past_bdws += DESC_LEN;  /* the next range's */
+	else
+		fr->tally->used += DESC_LEN;
 	return STEP_MORE;
 }
 
@@ -858,6 +875,10 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 		return NULL;
 	}
 	fr->in = in;
+	fr->base = in->origin;  /* a range's offsets are its file's */
+	fr->stop = opts->stop;
+	fr->leading = opts->continued;
+	fr->resumed_at = in->origin;
 	fr->rs = opts->records;
 	fr->diag = d;
 	fr->tally = t;
@@ -921,10 +942,22 @@ refuse_if_nothing_read(struct framer *fr)
 		       framing_name(fr->framing), fr->tally->bytes_read);
 }
 
+/* A range ends: what it read but does not own is the next range's. */
+static void
+range_end(struct framer *fr)
+{
+	fr->tally->bytes_read -= fr->end - fr->pos + fr->past_bdws + fr->passed;
+	fr->done = true;
+}
+
 int
 framer_next(struct framer *fr, struct fr_record *rec)
 {
 	while (!fr->done) {
+		if (fr->stop && here(fr) >= fr->stop && !fr->span.active) {
+			range_end(fr);
+			break;
+		}
 		switch (fr->step(fr, rec)) {
 		case STEP_RECORD:
 			return 1;
@@ -933,7 +966,7 @@ framer_next(struct framer *fr, struct fr_record *rec)
 		case STEP_END:
 			span_drop_unended(fr);
 			refuse_if_nothing_read(fr);
-			fr->done = true;
+			range_end(fr);
 			break;
 		case STEP_ERROR:
 			abandon(fr);
@@ -959,6 +992,12 @@ uint64_t
 framer_position(const struct framer *fr)
 {
 	return here(fr);
+}
+
+uint64_t
+framer_resumed_at(const struct framer *fr)
+{
+	return fr->resumed_at;
 }
 
 void

@@ -80,6 +80,14 @@ struct framer_opts {
 	size_t buffer_size;     /* read buffer; 0: 4 MiB; at least 512 KiB */
 	fr_want_fn want;
 	void *want_ctx;
+	/* A range of an input cut for threads (split.h), the input's
+	 * offsets from its origin: with stop, the framer ends at the first
+	 * record boundary at or past stop, a spanned record begun before it
+	 * read to its last segment (the next range's); continued, the input
+	 * starts inside a stream, and the segments that end a record begun
+	 * before it are passed over, the range before's. 0, false: none. */
+	uint64_t stop;
+	bool continued;
 };
 
 struct framer;
@@ -102,8 +110,13 @@ enum framing framer_framing(const struct framer *fr);
 enum content framer_content(const struct framer *fr);
 const char *framing_name(enum framing f);
 
-/* Bytes of the input consumed so far (for progress). */
+/* Bytes of the input consumed so far (for progress); at the end, where
+ * the framer stopped. */
 uint64_t framer_position(const struct framer *fr);
+
+/* Where a continued input's own records resume: after the segments passed
+ * over, or its origin. */
+uint64_t framer_resumed_at(const struct framer *fr);
 
 void framer_close(struct framer *fr);
 

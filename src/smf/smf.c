@@ -37,6 +37,7 @@ struct smf_reader {
 	uint8_t last_raw[SOURCE_RAW_MAX];
 	size_t last_raw_len;
 	uint32_t last_source;
+	struct smf_edges edges;   /* for a range of an input (smf.h) */
 };
 
 pm_status
@@ -233,6 +234,11 @@ dump_unended(struct smf_reader *r, uint64_t offset)
 static void
 note_dump_record(struct smf_reader *r, unsigned type, uint64_t offset)
 {
+	if ((type == SMF_TYPE_DUMP_HEADER || type == SMF_TYPE_DUMP_TRAILER) &&
+	    !r->edges.dump_seen) {
+		r->edges.dump_seen = true;
+		r->edges.opens_with_header = type == SMF_TYPE_DUMP_HEADER;
+	}
 	if (type == SMF_TYPE_DUMP_HEADER) {
 		if (r->dump_header_at >= 0)
 			dump_unended(r, offset);
@@ -249,6 +255,34 @@ smf_input_end(struct smf_reader *r, uint64_t end)
 		dump_unended(r, end);
 	/* its bytes are accounted in this input's tally */
 	r->first.pending = false;
+}
+
+/* The first SMF record of PM data read, its chain found at off: after
+ * which earlier chains lost_records_at would find PM records lost. */
+static void
+note_first_chain(struct smf_reader *r, struct span rec, size_t hdr_len, long off)
+{
+	r->edges.unsure = off >= SMF_CHAIN_MAX;
+	for (long b = (long)hdr_len; b < off && b < SMF_CHAIN_MAX; b++)
+		if (pm_record_starts(r, rec, (size_t)b, (size_t)off))
+			r->edges.lost_after[b / 8] |= (uint8_t)(1u << (b % 8));
+}
+
+void
+smf_edges(const struct smf_reader *r, struct smf_edges *e)
+{
+	*e = r->edges;
+	e->dump_open = r->dump_header_at;
+	e->last_chain = r->last_offset;
+}
+
+bool
+smf_edges_lost_after(const struct smf_edges *e, long chain)
+{
+	if (!e->chain_seen || chain < 0)
+		return false;
+	return e->unsure || (chain < SMF_CHAIN_MAX &&
+	                     (e->lost_after[chain / 8] >> (chain % 8) & 1));
 }
 
 /* The source id for the record's system id (and CV name): converted from
@@ -328,6 +362,9 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 		diag_at(r->diag, st, (int64_t)rec->offset, NULL);
 		return;
 	}
+	if (!r->edges.chain_seen && r->o.pm_offset < 0)
+		note_first_chain(r, s, hdr_len, off);
+	r->edges.chain_seen = true;
 	r->last_offset = off;
 	header_end = off;
 	if (r->o.pm_offset < 0 && off != before &&

@@ -54,6 +54,32 @@ void smf_record(struct smf_reader *r, const struct fr_record *rec,
  * has its own. */
 void smf_input_end(struct smf_reader *r, uint64_t end);
 
+/* What one range of an input cut for threads (split.h) read at its edges
+ * that a reading of the whole input would judge by the records before
+ * it: the dump records, and the first record's chain. The caller holds
+ * each range against the ones before it. */
+/* Where a record's PM chain may begin, at most: past an extended SMF
+ * header and the longest product header (smf.c). */
+#define SMF_CHAIN_MAX 1088
+struct smf_edges {
+	bool dump_seen;           /* a dump header or trailer */
+	bool opens_with_header;   /* the first of them a header */
+	int64_t dump_open;        /* at the end: the open dump's header, or -1 */
+	bool chain_seen;          /* an SMF record of PM data read */
+	long last_chain;          /* where the last one's chain began */
+	/* bit b: the first one's chain would be said to have lost PM records
+	 * after a record whose chain began at b; unsure: b past the bits */
+	uint8_t lost_after[SMF_CHAIN_MAX / 8];
+	bool unsure;
+};
+
+/* The edges of what r read (smf_edges: since it was opened). */
+void smf_edges(const struct smf_reader *r, struct smf_edges *e);
+
+/* Whether a record whose chain began at chain, read before the first
+ * SMF record of PM data of e, would have its chain said damaged. */
+bool smf_edges_lost_after(const struct smf_edges *e, long chain);
+
 void smf_close(struct smf_reader *r);
 
 #endif

@@ -158,7 +158,7 @@ static struct framer_opts
 opts(enum framing f)
 {
 	struct framer_opts o = { records(), f, CONTENT_AUTO, 1 << 20, SMALL_BUFFER,
-	                         NULL, NULL };
+	                         NULL, NULL, 0, false };
 	return o;
 }
 
@@ -191,10 +191,11 @@ keep_record(struct run *r, const struct fr_record *rec)
 	r->handed += rec->input_bytes;
 }
 
-/* Frame len bytes served chunk bytes per read (0: all at once). */
+/* Frame the len bytes from origin on, served chunk bytes per read (0: all
+ * at once), their offsets from origin: a range of a file. */
 static void
-run_stream(struct run *r, const uint8_t *p, size_t len, size_t chunk,
-           const struct framer_opts *o)
+run_from(struct run *r, const uint8_t *p, size_t len, uint64_t origin, size_t chunk,
+         const struct framer_opts *o)
 {
 	struct input in;
 	struct diag d;
@@ -208,7 +209,8 @@ run_stream(struct run *r, const uint8_t *p, size_t len, size_t chunk,
 	diag_init(&d, "pmimrpt", f);
 	d.file = "test";
 	d.max_per_status = 0;
-	input_from_memory(&in, "test", p, len, chunk);
+	input_from_memory(&in, "test", p + origin, len - origin, chunk);
+	in.origin = origin;
 	fr = framer_open(&in, o, &d, &r->t, &r->st);
 	r->opened = fr != NULL;
 	if (fr) {
@@ -224,6 +226,14 @@ run_stream(struct run *r, const uint8_t *p, size_t len, size_t chunk,
 	/* every byte read is accounted once: records handed up count as used */
 	ck_assert_uint_eq(r->t.used + r->t.skipped + r->t.damaged + r->handed,
 	                  r->t.bytes_read);
+}
+
+/* Frame len bytes served chunk bytes per read (0: all at once). */
+static void
+run_stream(struct run *r, const uint8_t *p, size_t len, size_t chunk,
+           const struct framer_opts *o)
+{
+	run_from(r, p, len, 0, chunk, o);
 }
 
 static void
@@ -329,6 +339,63 @@ START_TEST(test_rdw_first_last)
 	ck_assert_str_eq(r.msgs, "");
 	run_free(&r);
 	free(r1), free(big), free(r3), free(b.p);
+}
+END_TEST
+
+/* A file cut into two ranges at 148, the last segment of a spanned
+ * record: the first range stops there, but reads the record to its end;
+ * the second passes over that segment, its bytes the first's, and resumes
+ * where the first stopped. Each byte is read by one range. */
+START_TEST(test_range_spanned_across_stop)
+{
+	struct bytes b = { 0 };
+	uint8_t *r1 = smf_data(30, 20, 1), *big = smf_data(115, 300, 2),
+	        *r3 = smf_data(30, 16, 3);
+	struct framer_opts o = opts(FRAMING_RDW);
+	struct run r;
+
+	put_segment(&b, 0, r1, 20);         /* 0, 24 bytes */
+	put_segment(&b, 1, big, 120);       /* 24, 124 bytes */
+	put_segment(&b, 2, big + 120, 180); /* 148, 184 bytes */
+	put_segment(&b, 0, r3, 16);         /* 332, 20 bytes */
+	o.stop = 148;
+	run_from(&r, b.p, b.len, 0, 0, &o);
+	ck_assert_uint_eq(r.n, 2);
+	assert_record(&r, 1, 24, big, 300, 124 + 184, 2);
+	ck_assert_uint_eq(r.position, 332);
+	ck_assert_uint_eq(r.t.bytes_read, 332);
+	ck_assert_str_eq(r.msgs, "");
+	run_free(&r);
+	o.stop = 0;
+	o.continued = true;
+	run_from(&r, b.p, b.len, 148, 0, &o);
+	ck_assert_uint_eq(r.n, 1);
+	assert_record(&r, 0, 332, r3, 16, 20, 1);
+	ck_assert_uint_eq(r.t.bytes_read, 20);
+	ck_assert_uint_eq(r.t.orphans, 0);
+	ck_assert_str_eq(r.msgs, "");
+	run_free(&r);
+	free(r1), free(big), free(r3), free(b.p);
+}
+END_TEST
+
+/* A range that stops between records reads nothing past its stop. */
+START_TEST(test_range_stops_between_records)
+{
+	struct bytes b = { 0 };
+	uint8_t *r1 = smf_data(30, 40, 1), *r2 = smf_data(70, 100, 2);
+	struct framer_opts o = opts(FRAMING_RDW);
+	struct run r;
+
+	put_segment(&b, 0, r1, 40);  /* 0, 44 bytes */
+	put_segment(&b, 0, r2, 100); /* 44, 104 bytes */
+	o.stop = 44;
+	run_from(&r, b.p, b.len, 0, 0, &o);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_uint_eq(r.position, 44);
+	ck_assert_uint_eq(r.t.bytes_read, 44);
+	run_free(&r);
+	free(r1), free(r2), free(b.p);
 }
 END_TEST
 
@@ -2256,6 +2323,8 @@ unit_suite(void)
 	tcase_add_test(core, test_rdw_complete);
 	tcase_add_test(core, test_rdw_first_last);
 	tcase_add_test(core, test_rdw_first_middles_last);
+	tcase_add_test(core, test_range_spanned_across_stop);
+	tcase_add_test(core, test_range_stops_between_records);
 	tcase_add_test(core, test_orphan_middle);
 	tcase_add_test(core, test_orphan_last);
 	tcase_add_test(core, test_first_without_last_at_eof);

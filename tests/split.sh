@@ -1,0 +1,256 @@
+#!/bin/sh
+# split.sh: --jobs on one file. A PM stream or an SMF dump is cut into
+# ranges, a thread each (PMIMRPT_SPLIT_LEAST makes small ranges of small
+# files); a run with
+# --jobs=2, 3 and 4 writes byte for byte what --jobs=1 writes: the report,
+# standard error whole (every message with its offset, in order, and the
+# summary line) and the exit code, for generated and bundled files of every
+# framing and the real dumps when they are there. Clean streams are merged
+# from the ranges (PMIMRPT_JOBS_LOG says "apart", with the offsets of the
+# cuts); damage at and around a cut (a bad INTLEN, BDW or SDW, garbage
+# over the cut, a record or block cut short, bytes put in) is read again
+# whole ("again") and said once. A pipe is read by one thread, and so is
+# what is not cut.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+export PMIMRPT_JOBS_LOG="$tmp/jobs.log" PMIMRPT_SPLIT_LEAST=4000
+
+gen --framing=pm --seed=3 --size=400K --other-pm=0.05 -o "$tmp/clean.pm" ||
+	fail "pmimgen clean.pm"
+gen --framing=pm --seed=4 --size=200K --drop-parts=0.02 -o "$tmp/drop.pm" ||
+	fail "pmimgen drop.pm"
+gen --framing=pm --seed=5 --size=200K --duplicate-parts=0.01 -o "$tmp/dup.pm" ||
+	fail "pmimgen dup.pm"
+gen --framing=bdw --seed=6 --sparse --size=400K -o "$tmp/sparse.bdw" ||
+	fail "pmimgen sparse.bdw"
+gen --framing=bdw --seed=9 --extended-bdw=all --block-size=40000 --size=400K \
+	-o "$tmp/extended.bdw" || fail "pmimgen extended.bdw"
+gen --framing=bdw --seed=10 --sources=SYSA,SYSB --size=200K -o "$tmp/two.bdw" ||
+	fail "pmimgen two.bdw"
+gen --framing=rdw --seed=7 --size=400K -o "$tmp/dump.rdw" || fail "pmimgen dump.rdw"
+gen --framing=perf --seed=8 --intervals=24 -o "$tmp/snap.perf" || fail "pmimgen snap.perf"
+
+# run NAME JOBS OPTIONS... FILE: output, standard error and exit code in
+# $tmp/NAME.out, .err, .rc; how it was read (the log's first words, or
+# "one" for one thread) in $tmp/NAME.how, the cuts in $tmp/NAME.cuts
+run() {
+	local name=$1 jobs=$2 rc=0
+	shift 2
+	: > "$PMIMRPT_JOBS_LOG"
+	rpt --run-time="2026-01-01 00:00" --jobs="$jobs" "$@" \
+		> "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
+	echo "exit $rc" > "$tmp/$name.rc"
+	if [ -s "$PMIMRPT_JOBS_LOG" ]; then
+		cut -d' ' -f1 "$PMIMRPT_JOBS_LOG" > "$tmp/$name.how"
+		cut -d' ' -f4- "$PMIMRPT_JOBS_LOG" > "$tmp/$name.cuts"
+	else
+		echo one > "$tmp/$name.how"
+		: > "$tmp/$name.cuts"
+	fi
+}
+
+# alike WHAT HOW JOBS: run "j$JOBS" wrote what "j1" wrote, and read HOW
+# (apart: cut and merged; again: cut, then read whole; one: not cut; -:
+# any of them)
+alike() {
+	if cmp -s "$tmp/j1.out" "$tmp/j$3.out" && cmp -s "$tmp/j1.err" "$tmp/j$3.err" &&
+	   cmp -s "$tmp/j1.rc" "$tmp/j$3.rc"; then
+		pass "$1 --jobs=$3: as --jobs=1 ($(cat "$tmp/j1.rc"))"
+	else
+		fail "$1 --jobs=$3: differs from --jobs=1"
+		diff "$tmp/j1.err" "$tmp/j$3.err" | head -5
+		diff "$tmp/j1.out" "$tmp/j$3.out" | head -5
+	fi
+	if [ "$2" = - ]; then
+		:
+	elif [ "$(cat "$tmp/j$3.how")" = "$2" ]; then
+		pass "$1 --jobs=$3: read $2"
+	else
+		fail "$1 --jobs=$3: read '$(cat "$tmp/j$3.how")', not $2"
+	fi
+}
+
+# each WHAT HOW OPTIONS... FILE: alike for --jobs=2, 3 and 4
+each() {
+	local what=$1 how=$2
+	shift 2
+	run j1 1 "$@"
+	for jobs in 2 3 4; do
+		run j$jobs $jobs "$@"
+		alike "$what" "$how" $jobs
+	done
+}
+
+for report in waits cpu summary; do
+	for by in total day; do
+		each "clean PM stream, --report=$report --by=$by" apart \
+			--report=$report --by=$by "$tmp/clean.pm"
+		each "clean PM stream, --framing=pm --report=$report --by=$by" apart \
+			--framing=pm --report=$report --by=$by "$tmp/clean.pm"
+	done
+	each "bundled PM stream, --report=$report" apart --report=$report \
+		"$top_srcdir/data/sample-pm.dat"
+	# intervals left waiting for parts at a range's end
+	each "PM stream with parts left out, --report=$report" again \
+		--report=$report "$tmp/drop.pm"
+	# parts said twice
+	each "PM stream with parts twice, --report=$report" again \
+		--report=$report "$tmp/dup.pm"
+	for f in "$tmp/sparse.bdw" "$tmp/extended.bdw" "$tmp/dump.rdw"; do
+		each "$(basename "$f"), --report=$report" apart --report=$report "$f"
+	done
+	# two systems' parts on both sides of the cuts; the samples'
+	# systems too, and their faults
+	for f in "$tmp/two.bdw" "$top_srcdir/data/sample-smf-bdw.dat" \
+	         "$top_srcdir/data/sample-smf-rdw.dat" "$top_srcdir/data/sample-faults.dat"; do
+		each "$(basename "$f"), --report=$report" again --report=$report "$f"
+	done
+done
+# reports --jobs does not split, and Windows data (a snapshot is paired
+# with the one before it)
+for report in intervals inventory; do
+	each "clean PM stream, --report=$report" one --report=$report "$tmp/clean.pm"
+done
+each "PERF_DATA_BLOCKs, --report=perf" one --report=perf "$tmp/snap.perf"
+each "PERF_DATA_BLOCKs, --report=inventory" one --report=inventory "$tmp/snap.perf"
+
+# A time zone: its repeated hour is told apart by what came before; a
+# partial: its time covered as one run's.
+each "clean PM stream, --timezone" one --report=waits --timezone=Europe/Berlin \
+	"$tmp/clean.pm"
+each "clean PM stream, --partial" one --report=waits --partial "$tmp/clean.pm"
+
+# A pipe is read by one thread.
+run j1 1 --report=waits "$tmp/clean.pm"
+rc=0
+: > "$PMIMRPT_JOBS_LOG"
+cat "$tmp/clean.pm" | rpt --run-time="2026-01-01 00:00" --jobs=2 --report=waits - \
+	> "$tmp/pipe.out" 2> "$tmp/pipe.err" || rc=$?
+same "$tmp/j1.out" "$tmp/pipe.out" "a pipe with --jobs=2: the report of --jobs=1"
+if [ $rc = 0 ] && [ ! -s "$PMIMRPT_JOBS_LOG" ]; then
+	pass "a pipe with --jobs=2: read by one thread"
+else
+	fail "a pipe with --jobs=2: exit $rc, $(cat "$PMIMRPT_JOBS_LOG")"
+fi
+
+# Where the clean stream is cut with 2, 3 and 4 threads.
+cuts=
+for jobs in 2 3 4; do
+	run c$jobs $jobs --report=waits "$tmp/clean.pm"
+	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
+done
+cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
+[ -n "$cuts" ] || fail "no cuts of clean.pm"
+
+# damage NAME CUT: the clean stream with damage at CUT, in $tmp/NAME.pm;
+# where it begins in $tmp/NAME.at
+damage() {
+	local f="$tmp/$1.pm" at=$2
+	case $1 in
+	intlen)   # INTLEN of the record at the cut below 4
+		cp "$tmp/clean.pm" "$f"
+		printf '\000\001' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
+	over)     # garbage over the end of one record and the next's INTLEN
+		cp "$tmp/clean.pm" "$f"
+		at=$((at - 3))
+		printf 'XXXXXX' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
+	short)    # the record before the cut cut short by 20 bytes
+		head -c $((at - 20)) "$tmp/clean.pm" > "$f"
+		tail -c +$((at + 1)) "$tmp/clean.pm" >> "$f"
+		at=$((at - 20)) ;;
+	inserted) # bytes put in at the cut
+		head -c "$at" "$tmp/clean.pm" > "$f"
+		printf 'not a record' >> "$f"
+		tail -c +$((at + 1)) "$tmp/clean.pm" >> "$f" ;;
+	esac
+	echo "$at" > "$tmp/$1.at"
+}
+
+for at in $cuts; do
+	for kind in intlen over short inserted; do
+		damage $kind "$at"
+		each "$kind at cut $at" again --report=waits "$tmp/$kind.pm"
+		# one bad descriptor, one resynchronisation, said where
+		# the damage is (within a record of it)
+		n=$(grep -c 'descriptor word' "$tmp/j4.err")
+		m=$(grep -c 'bytes skipped while looking' "$tmp/j4.err")
+		said=$(sed -n 's/^[^ ]* [^ ]* offset \([0-9]*\) .*descriptor word.*/\1/p' "$tmp/j4.err")
+		from=$(($(cat "$tmp/$kind.at") - 512))
+		if [ "$n" = 1 ] && [ "$m" = 1 ] && [ "$said" -ge $from ] &&
+		   [ "$said" -lt $((from + 1024)) ]; then
+			pass "$kind at cut $at: said once, at $said"
+		else
+			fail "$kind at cut $at: said $n and $m times, at '$said'"
+			cat "$tmp/j4.err"
+		fi
+	done
+done
+
+# Where the sparse dump is cut, and damage there: a BDW, the first SDW
+# after it, the block before it cut short, bytes put in. Said as --jobs=1
+# says it: once, never twice, and not left unsaid.
+cuts=
+for jobs in 2 3 4; do
+	run c$jobs $jobs --report=waits "$tmp/sparse.bdw"
+	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
+done
+cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
+[ -n "$cuts" ] || fail "no cuts of sparse.bdw"
+for at in $cuts; do
+	for kind in bdw sdw short inserted; do
+		f="$tmp/$kind.bdw"
+		case $kind in
+		bdw|sdw)
+			cp "$tmp/sparse.bdw" "$f"
+			pos=$at
+			[ $kind = bdw ] || pos=$((at + 4))
+			printf '\377\377\377\377' | dd of="$f" bs=1 seek="$pos" conv=notrunc 2>/dev/null ;;
+		short)
+			head -c $((at - 100)) "$tmp/sparse.bdw" > "$f"
+			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+		inserted)
+			head -c "$at" "$tmp/sparse.bdw" > "$f"
+			printf 'not a block' >> "$f"
+			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+		esac
+		each "$kind at cut $at of the dump" again --report=waits "$f"
+		said=$(grep -c 'warning' "$tmp/j4.err")
+		twice=$(sort "$tmp/j4.err" | uniq -d | wc -l)
+		if [ "$said" -gt 0 ] && [ "$twice" = 0 ]; then
+			pass "$kind at cut $at of the dump: said once ($said warnings)"
+		else
+			fail "$kind at cut $at of the dump: $said warnings, $twice twice"
+			cat "$tmp/j4.err"
+		fi
+	done
+done
+
+# Dumps without their trailers (an 18-byte record at the end): one at
+# the end of the file, and one joined to the next dump. Said at the end,
+# and at the next dump's header, once.
+head -c -18 "$tmp/dump.rdw" > "$tmp/untrailed.rdw"
+gen --framing=rdw --seed=11 --start="2026-01-01 00:00" --size=400K -o "$tmp/later.rdw" ||
+	fail "pmimgen later.rdw"
+cat "$tmp/untrailed.rdw" "$tmp/later.rdw" > "$tmp/joined.rdw"
+for f in untrailed joined; do
+	each "$f.rdw" again --report=waits "$tmp/$f.rdw"
+	n=$(grep -c 'without an SMF type 3 trailer' "$tmp/j4.err")
+	if [ "$n" = 1 ]; then
+		pass "$f.rdw: no trailer said once"
+	else
+		fail "$f.rdw: no trailer said $n times"
+	fi
+done
+
+# Real SMF dumps, when they are there.
+real=/work/shared/data/real-smf
+if [ -d "$real" ]; then
+	for f in "$real"/*.dat; do
+		[ -f "$f" ] || continue
+		each "$(basename "$f")" - --report=waits "$f"
+	done
+else
+	echo "# no $real: real dumps not compared"
+fi
+
+finish
