@@ -190,4 +190,27 @@ has_line "$tmp/last.err" "report 'cpu' draws 2 charts and a file of SVG holds on
 echo previous > "$tmp/prev.want"
 same "$tmp/prev.want" "$tmp/two.svg" "the refused run left the output as it was"
 expect_rc 12 rpt --report=inventory --format=pdf "$data/sample-smf-rdw.dat"
+
+# the chart module (pmimrpt-charts.so) is looked for next to the program,
+# then in $(pkglibdir): a copy of pmimrpt alone in a folder refuses charts
+# (as a pmimrpt built without Cairo does) naming both files, leaves the
+# output as it was, and writes a page without charts
+pkglibdir=${pkglibdir:-}
+if [ -z "$pkglibdir" ] || [ -e "$pkglibdir/pmimrpt-charts.so" ]; then
+	echo "note: \$pkglibdir (make check gives it) unknown or holding a chart module: not tested without one"
+else
+	mkdir "$tmp/alone"
+	cp "$PMIMRPT" "$tmp/alone/pmimrpt"
+	echo previous > "$tmp/alone/cpu.svg"
+	expect_rc 12 $WRAP "$tmp/alone/pmimrpt" -q --report=cpu --by=hour --format=svg \
+		--source=SYSA -o "$tmp/alone/cpu.svg" "$data/sample-smf-rdw.dat"
+	has_line "$tmp/last.err" "^pmimrpt: the charts are drawn by pmimrpt-charts.so, which could not be loaded: $tmp/alone/pmimrpt-charts.so: .*; $pkglibdir/pmimrpt-charts.so: " \
+		"no chart module: refused, naming the files tried"
+	same "$tmp/prev.want" "$tmp/alone/cpu.svg" "no chart module: the output left as it was"
+	expect_rc 12 $WRAP "$tmp/alone/pmimrpt" -q --report=cpu --by=hour --format=html \
+		"$data/sample-smf-rdw.dat"
+	has_line "$tmp/last.err" "which could not be loaded" "no chart module: a page with charts refused"
+	expect_rc 0 $WRAP "$tmp/alone/pmimrpt" -q --report=cpu --format=html "$data/sample-smf-rdw.dat"
+	has_line "$tmp/last.out" "^<table" "no chart module: a page without charts written"
+fi
 finish

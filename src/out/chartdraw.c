@@ -1,6 +1,7 @@
 /* chartdraw.c: one chart drawn. See chartdraw.h. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/fmtnum.h"
@@ -437,24 +438,36 @@ series_max(const struct chart_plot *p, bool stacked)
 	return max;
 }
 
-PangoFontMap *
+struct chart_fonts {
+	PangoFontMap *map;
+};
+
+struct chart_fonts *
 chart_fonts_open(void)
 {
-	return pango_cairo_font_map_new();
+	struct chart_fonts *fonts = malloc(sizeof *fonts);
+
+	if (fonts && !(fonts->map = pango_cairo_font_map_new())) {
+		free(fonts);
+		return NULL;
+	}
+	return fonts;
 }
 
 void
-chart_fonts_close(PangoFontMap *fonts)
+chart_fonts_close(struct chart_fonts *fonts)
 {
-	if (fonts)
-		g_object_unref(fonts);
+	if (fonts) {
+		g_object_unref(fonts->map);
+		free(fonts);
+	}
 }
 
 void
-chart_draw(cairo_t *cr, PangoFontMap *fonts, const struct chart_plot *p, double w, double h,
-           const char *subtitle)
+chart_draw(cairo_t *cr, struct chart_fonts *fonts, const struct chart_plot *p, double w,
+           double h, const char *subtitle)
 {
-	PangoContext *pc = pango_font_map_create_context(fonts);
+	PangoContext *pc = pango_font_map_create_context(fonts->map);
 	const struct rpt_chart *c = p->spec;
 	bool stacked = c->kind == CHART_STACKED_BAR, marks = false;
 	struct legend_entry entries[RPT_MAX_TOP + 3];

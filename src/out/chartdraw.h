@@ -12,14 +12,16 @@
 #include <pango/pangocairo.h>
 
 #include "out/chartdata.h"
+#include "out/chartmod.h"
 
 /* The fonts the charts are drawn with: a font map of their own, freed
  * with chart_fonts_close (fontconfig keeps its configuration and caches
- * to the end: FcFini races Pango's thread that loads them). */
-PangoFontMap *chart_fonts_open(void);
-void chart_fonts_close(PangoFontMap *fonts);
+ * to the end: FcFini races Pango's thread that loads them). NULL: no
+ * memory. */
+struct chart_fonts *chart_fonts_open(void);
+void chart_fonts_close(struct chart_fonts *fonts);
 
-void chart_draw(cairo_t *cr, PangoFontMap *fonts, const struct chart_plot *p, double w,
-                double h, const char *subtitle);
+void chart_draw(cairo_t *cr, struct chart_fonts *fonts, const struct chart_plot *p,
+                double w, double h, const char *subtitle);
 
 #endif

@@ -2,12 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <cairo.h>
-
 #include "out/chartdata.h"
-#include "out/chartdraw.h"
+#include "out/chartload.h"
 #include "out/charttime.h"
 #include "out/chartout.h"
 
@@ -20,8 +16,8 @@ struct chartout {
 	const struct rpt_chart *specs;
 	struct chart_data *data[RPT_MAX_CHARTS];
 	size_t ncharts;
-	bool write_failed;
-	PangoFontMap *fonts;  /* while drawing */
+	const struct chart_module *module;  /* chartmod.h: what draws */
+	struct chart_fonts *fonts;  /* while drawing */
 };
 
 static const char *const format_names[] = { "SVG", "PNG", "PDF" };
@@ -50,16 +46,20 @@ row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 		chart_data_row(c->data[i], cells, marked);
 }
 
-static cairo_status_t
-write_out(void *ctx, const unsigned char *data, unsigned int n)
-{
-	struct chartout *c = ctx;
+/* The pages of one file: panels [from, from + npages) in order. */
+struct pages {
+	struct chartout *c;
+	const struct report_meta *m;
+	size_t from;
+	char subtitle[3 * TZONE_TEXT + 32];
+};
 
-	if (fwrite(data, 1, n, c->fp) != n) {
-		c->write_failed = true;
-		return CAIRO_STATUS_WRITE_ERROR;
-	}
-	return CAIRO_STATUS_SUCCESS;
+static bool
+write_out(void *ctx, const unsigned char *data, size_t n)
+{
+	struct pages *pg = ctx;
+
+	return fwrite(data, 1, n, pg->c->fp) == n;
 }
 
 /* "2025-03-03 00:00 to 2025-03-04 00:00, by hour" */
@@ -75,34 +75,22 @@ subtitle(const struct chart_plot *p, const struct report_meta *m, char *out, siz
 	snprintf(out, cap, "%s to %s, by %s", from, to, m->grouping ? m->grouping : "");
 }
 
-/* The surface of the format: PNG draws on an image at two pixels a
- * point, written when done. */
-static cairo_surface_t *
-surface(struct chartout *c, const struct report_meta *m)
+/* Page i of the job: panel from + i, counted over the charts in order. */
+static pm_status
+page(void *ctx, size_t i, struct chart_plot *p, const char **sub)
 {
-	double w = c->o.width, h = c->o.height;
-	cairo_surface_t *sf;
+	struct pages *pg = ctx;
+	struct chartout *c = pg->c;
+	size_t at = pg->from + i, k = 0;
+	pm_status st;
 
-	switch (c->o.format) {
-	case CHART_SVG:
-		sf = cairo_svg_surface_create_for_stream(write_out, c, w, h);
-		cairo_svg_surface_set_document_unit(sf, CAIRO_SVG_UNIT_PT);
-		return sf;
-	case CHART_PNG:
-		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w * 2, (int)h * 2);
-	case CHART_PDF:
-		sf = cairo_pdf_surface_create_for_stream(write_out, c, w, h);
-		if (m->run_time) {
-			char date[20];
-			snprintf(date, sizeof date, "%.10sT%.8s", m->run_time, m->run_time + 11);
-			cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_CREATE_DATE, date);
-			cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_MOD_DATE, date);
-		}
-		cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_TITLE, m->title ? m->title : "");
-		cairo_pdf_surface_set_metadata(sf, CAIRO_PDF_METADATA_CREATOR, "pmimrpt");
-		return sf;
-	}
-	return NULL;
+	while (at >= chart_data_panels(c->data[k]))
+		at -= chart_data_panels(c->data[k++]);
+	if ((st = chart_data_plot(c->data[k], at, p)) != PM_OK)
+		return st;
+	subtitle(p, pg->m, pg->subtitle, sizeof pg->subtitle);
+	*sub = pg->subtitle;
+	return PM_OK;
 }
 
 static size_t
@@ -115,45 +103,15 @@ count_charts(const struct chartout *c)
 	return n;
 }
 
-/* Panel k of chart i on the page of cr. */
-static pm_status
-draw(struct chartout *c, cairo_t *cr, size_t i, size_t k, const struct report_meta *m)
-{
-	struct chart_plot p;
-	char sub[3 * TZONE_TEXT + 32];
-	pm_status st = chart_data_plot(c->data[i], k, &p);
-
-	if (st != PM_OK)
-		return st;
-	subtitle(&p, m, sub, sizeof sub);
-	chart_draw(cr, c->fonts, &p, c->o.width, c->o.height, sub);
-	cairo_show_page(cr);
-	return PM_OK;
-}
-
 /* Charts [from, to) of the panels in order, a page each, to c->fp. */
 static pm_status
 draw_range(struct chartout *c, size_t from, size_t to, const struct report_meta *m)
 {
-	cairo_surface_t *sf = surface(c, m);
-	cairo_t *cr = cairo_create(sf);
-	pm_status st = PM_OK;
-	size_t at = 0;
+	struct pages pg = { c, m, from, "" };
+	struct chart_job job = { c->o.format, c->o.width, c->o.height, m->title, m->run_time,
+	                         to - from, page, write_out, &pg };
 
-	if (c->o.format == CHART_PNG)
-		cairo_scale(cr, 2, 2);
-	for (size_t i = 0; i < c->ncharts && st == PM_OK; i++)
-		for (size_t k = 0; k < chart_data_panels(c->data[i]) && st == PM_OK; k++, at++)
-			if (at >= from && at < to)
-				st = draw(c, cr, i, k, m);
-	cairo_destroy(cr);
-	if (c->o.format == CHART_PNG && st == PM_OK)
-		cairo_surface_write_to_png_stream(sf, write_out, c);
-	cairo_surface_finish(sf);
-	if (st == PM_OK && cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS)
-		st = c->write_failed ? PM_E_WRITE : PM_E_NOMEM;
-	cairo_surface_destroy(sf);
-	return st;
+	return c->module->render(c->fonts, &job);
 }
 
 static const char *const extensions[] = { "svg", "png", "pdf" };
@@ -183,7 +141,6 @@ draw_files(struct chartout *c, const struct report_meta *m)
 			file_name(c, i, k, name, sizeof name);
 			if (!(c->fp = c->files.open(c->files.ctx, name)))
 				return PM_E_WRITE;
-			c->write_failed = false;
 			if ((st = c->files.close(c->files.ctx, draw_range(c, at, at + 1, m))) != PM_OK)
 				return st;
 		}
@@ -207,10 +164,10 @@ end(struct rowsink *s, const struct report_meta *m)
 		        format_names[c->o.format]);
 		return PM_E_USAGE;
 	}
-	if (!(c->fonts = chart_fonts_open()))
+	if (!(c->fonts = c->module->fonts_open()))
 		return PM_E_NOMEM;
 	st = c->files.open ? draw_files(c, m) : draw_range(c, 0, n, m);
-	chart_fonts_close(c->fonts);
+	c->module->fonts_close(c->fonts);
 	c->fonts = NULL;
 	return st;
 }
@@ -236,7 +193,11 @@ chartout_open(struct rowsink **out, FILE *fp, const struct chart_files *files,
 	if (!c)
 		return PM_E_NOMEM;
 	*c = (struct chartout){ .sink = { begin, row, end, close_sink }, .fp = fp, .o = *o,
-	                        .d = d, .specs = charts };
+	                        .d = d, .specs = charts, .module = chart_module_load(d) };
+	if (!c->module) {
+		free(c);
+		return PM_E_USAGE;
+	}
 	if (files)
 		c->files = *files;
 	for (; c->ncharts < ncharts; c->ncharts++)

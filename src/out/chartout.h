@@ -1,10 +1,9 @@
 /* chartout.h: the chart writer: a rowsink that keeps the rows of a
  * time-grouped report for each chart of its definition (chartdata.h) and
- * at the end draws them (chartdraw.h), one chart per source and per=
- * value, through Cairo: SVG or PNG (one chart: more is an error that says
- * how many), or PDF (a page each). Deterministic: no time or random id in
- * the SVG and PNG, the PDF's dates the run time. Built only with Cairo
- * (configure's HAVE_CAIRO). */
+ * at the end has the chart module (chartmod.h, loaded when the writer is
+ * opened) draw them, one chart per source and per= value: SVG or PNG (one
+ * chart: more is an error that says how many), or PDF (a page each).
+ * Built only with Cairo (configure's HAVE_CAIRO). */
 #ifndef CHARTOUT_H
 #define CHARTOUT_H
 
@@ -12,10 +11,9 @@
 
 #include "core/diag.h"
 #include "core/status.h"
+#include "out/chartmod.h"
 #include "report/rowsink.h"
 #include "report/rptdef.h"
-
-enum chart_format { CHART_SVG, CHART_PNG, CHART_PDF };
 
 struct chart_opts {
 	enum chart_format format;
@@ -35,9 +33,9 @@ struct chart_files {
 };
 
 /* A rowsink drawing the ncharts charts to fp, or each to a file of its
- * own when files is not NULL; what cannot be drawn (more charts than the
- * format holds, a report not grouped by time) is said through d, and
- * returns PM_E_USAGE. PM_E_NOMEM. */
+ * own when files is not NULL; what cannot be drawn (the chart module not
+ * loaded, more charts than the format holds, a report not grouped by
+ * time) is said through d, and returns PM_E_USAGE. PM_E_NOMEM. */
 pm_status chartout_open(struct rowsink **out, FILE *fp, const struct chart_files *files,
                         const struct rpt_chart *charts, size_t ncharts,
                         const struct chart_opts *o, struct diag *d);

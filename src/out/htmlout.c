@@ -237,6 +237,7 @@ htmlout_open(struct rowsink **out, struct html_page *page, const struct rpt_char
 	struct htmlout *h = calloc(1, sizeof *h);
 	struct chart_opts svg = *o;
 	struct chart_files files = { chart_open, chart_close, h };
+	pm_status st = PM_E_NOMEM;
 
 	*out = NULL;
 	if (!h)
@@ -245,9 +246,10 @@ htmlout_open(struct rowsink **out, struct html_page *page, const struct rpt_char
 	h->page = page;
 	svg.format = CHART_SVG;
 	if (!membuf_open(&h->table) || !membuf_open(&h->figures) ||
-	    (ncharts && chartout_open(&h->charts, NULL, &files, charts, ncharts, &svg, d) != PM_OK)) {
+	    (ncharts && (st = chartout_open(&h->charts, NULL, &files, charts, ncharts, &svg,
+	                                    d)) != PM_OK)) {
 		close_sink(&h->sink);
-		return PM_E_NOMEM;
+		return st;
 	}
 	*out = &h->sink;
 	return PM_OK;

@@ -28,7 +28,8 @@ pm_status html_page_write(struct html_page *p, const char *title,
 void html_page_free(struct html_page *p);
 
 /* A rowsink writing a report's section into page, with the ncharts charts
- * (none: the table alone) drawn at o's size. PM_E_NOMEM. */
+ * (none: the table alone) drawn at o's size. PM_E_NOMEM; PM_E_USAGE when
+ * the chart module cannot be loaded (said through d). */
 pm_status htmlout_open(struct rowsink **out, struct html_page *page,
                        const struct rpt_chart *charts, size_t ncharts,
                        const struct chart_opts *o, struct diag *d);

@@ -1,0 +1,45 @@
+#!/bin/sh
+# startup.sh: what a run that draws no chart loads. Cairo, Pango and what
+# they need (GLib, HarfBuzz, fontconfig, FreeType) took most of the
+# start-up time of a run on an empty input, which a Slurm array of small
+# files pays for each; they are the chart module's (pmimrpt-charts.so),
+# loaded only to draw. pmimrpt needs none of them, a CSV run loads none
+# of them, and a chart run loads the module.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+chart_libs='lib(cairo|pango|glib|gobject|harfbuzz|fontconfig|freetype)'
+if command -v readelf > /dev/null; then
+	readelf -d "$PMIMRPT" > "$tmp/dynamic"
+	if grep -E "NEEDED.*$chart_libs" "$tmp/dynamic"; then
+		fail "pmimrpt needs none of the chart libraries"
+	else
+		pass "pmimrpt needs none of the chart libraries"
+	fi
+else
+	echo "note: no readelf (binutils): what pmimrpt needs is not looked at"
+fi
+
+# what the dynamic loader loads (glibc's LD_DEBUG), when the program runs
+# here as it is (not under valgrind or an emulator)
+: > "$tmp/empty"
+if [ -n "$WRAP" ]; then
+	echo "note: run through '$WRAP': what it loads is not looked at"
+elif LD_DEBUG=libs "$PMIMRPT" --report=waits "$tmp/empty" 2> "$tmp/libs" > /dev/null
+	! grep -q 'calling init' "$tmp/libs"; then
+	echo "note: the dynamic loader does not say what it loads (LD_DEBUG): not looked at"
+else
+	if grep -E "$chart_libs" "$tmp/libs" | head -3 | grep .; then
+		fail "a CSV run on an empty input loads none of the chart libraries"
+	else
+		pass "a CSV run on an empty input loads none of the chart libraries"
+	fi
+	if LD_DEBUG=libs "$PMIMRPT" -q --report=cpu --by=hour --format=svg --source=SYSA \
+		"$top_srcdir/data/sample-smf-rdw.dat" 2> "$tmp/libs" > "$tmp/cpu.svg"; then
+		has_line "$tmp/libs" "calling init: .*/pmimrpt-charts.so" "a chart run loads the chart module"
+	elif grep -q 'without Cairo' "$tmp/libs"; then
+		echo "note: pmimrpt was built without Cairo: no chart run"
+	else
+		fail "a chart run"; tail -3 "$tmp/libs"
+	fi
+fi
+finish
