@@ -13,6 +13,7 @@
 
 #define CELL_MAX 80   /* the most of a name a cell shows */
 #define INDEX_MIN 1024
+#define TOTALS_SLOTS 64  /* groups whose totals are held at once */
 
 struct group {
 	uint32_t source;
@@ -43,11 +44,14 @@ struct report {
 	struct metric_adder adder;
 	/* a frame with every group: the adder's simple columns of the
 	 * formulas that only add through the totals of a plan, one vector
-	 * of words a group (totals, plan.words each), and the others
+	 * of words (plan.words) for each of the groups last added to, in
+	 * TOTALS_SLOTS slots, and the others
 	 * (rest, whose cells are the adder's) one by one */
 	struct counter_plan plan;
 	struct metric_adder rest;
 	uint64_t *totals;
+	size_t *totals_owner;  /* the first accumulator + 1 of each slot's
+	                          group, 0 for none */
 	uint64_t *extra;       /* a frame's virtual figures and sums */
 	bool batch_rest;       /* the frames held back are for rest */
 	/* a streamed row's figures, rows x columns: each the frame alone,
@@ -165,11 +169,23 @@ flush(struct report *r)
 	r->nframes = 0;
 }
 
-/* The totals of the group whose accumulators start at acc. */
+/* The totals of the group whose accumulators start at acc, in the slot
+ * of its number: the group that had the slot folded into its
+ * accumulators first. Intervals come in time order, so the groups of
+ * one period (a source's hour, say) meet again in their slots, and the
+ * totals take the same memory whatever the number of groups. */
 static uint64_t *
-totals_of(const struct report *r, size_t acc)
+totals_of(struct report *r, size_t acc)
 {
-	return r->totals + acc / r->stride * r->plan.words;
+	size_t slot = acc / r->stride % TOTALS_SLOTS;
+	uint64_t *t = r->totals + slot * r->plan.words;
+
+	if (r->totals_owner[slot] != acc + 1) {
+		if (r->totals_owner[slot])
+			counter_totals_fold(&r->plan, t, &r->accs[r->totals_owner[slot] - 1]);
+		r->totals_owner[slot] = acc + 1;
+	}
+	return t;
 }
 
 /* Everything added so far in the accumulators, before they are read. */
@@ -177,9 +193,10 @@ static void
 settle(struct report *r)
 {
 	flush(r);
-	for (size_t g = 0; g < r->ngroups && r->plan.nfeeds; g++)
-		counter_totals_fold(&r->plan, totals_of(r, r->groups[g].acc),
-		                    &r->accs[r->groups[g].acc]);
+	for (size_t k = 0; k < TOTALS_SLOTS && r->plan.nfeeds; k++)
+		if (r->totals_owner[k])
+			counter_totals_fold(&r->plan, r->totals + k * r->plan.words,
+			                    &r->accs[r->totals_owner[k] - 1]);
 }
 
 /* Add fr to the group whose accumulators start at acc: a frame with
@@ -416,10 +433,6 @@ grow(struct report *r)
 		if (!a)
 			return false;
 		r->accs = a;
-		uint64_t *t = realloc(r->totals, cap * r->plan.words * sizeof *t + 1);
-		if (!t)
-			return false;
-		r->totals = t;
 		r->cap = cap;
 	}
 	if ((r->ngroups + 1) * 2 > r->index_size) {
@@ -462,7 +475,6 @@ find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
 	*g = (struct group){ source, period, r->ngroups * r->stride };
 	index_put(r, r->ngroups++);
 	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
-	memset(totals_of(r, g->acc), 0, r->plan.words * sizeof *r->totals);
 	*acc = g->acc;
 	return true;
 }
@@ -726,7 +738,7 @@ bind_columns(struct report *r)
 }
 
 /* The plan of the grouped reports' columns (a streamed row's are the
- * frame alone), and room for the totals of the groups. */
+ * frame alone), and the slots of the groups' totals. */
 static pm_status
 plan_columns(struct report *r)
 {
@@ -745,8 +757,9 @@ plan_columns(struct report *r)
 	                            &r->rest.nfeeds)) != PM_OK)
 		return st;
 	counter_feed_sort(r->rest.feeds, r->rest.nfeeds);
-	r->totals = malloc(r->cap * r->plan.words * sizeof *r->totals + 1);
-	return r->totals ? PM_OK : PM_E_NOMEM;
+	r->totals = calloc(TOTALS_SLOTS * r->plan.words + 1, sizeof *r->totals);
+	r->totals_owner = calloc(TOTALS_SLOTS, sizeof *r->totals_owner);
+	return r->totals && r->totals_owner ? PM_OK : PM_E_NOMEM;
 }
 
 pm_status
@@ -1022,6 +1035,7 @@ report_close(struct report *r)
 	free(r->rest.feeds);
 	counter_plan_free(&r->plan);
 	free(r->totals);
+	free(r->totals_owner);
 	free(r->extra);
 	free(r->direct);
 	free(r->one);
