@@ -32,7 +32,7 @@
 #include "out/inventory.h"
 #include "io/outfile.h"
 #ifdef HAVE_SQLITE
-#include "out/sqliteout.h"
+#include "out/sqlitemod.h"
 #endif
 #include "pipeline.h"
 #include "pmim/pmint.h"
@@ -828,7 +828,8 @@ struct run {
 	struct binding_framer framer; /* intervals to the reports as frames */
 	struct outputs outs;        /* the reports written, and their files */
 	struct output *first;       /* the one report of partials and --jobs */
-	struct sqlite_db *db;       /* --format=sqlite: a table a report */
+	const struct sqlite_module *sql; /* --format=sqlite: what writes */
+	struct sqlite_db *db;       /* the database, a table a report */
 	struct html_page *page;     /* --format=html: a section a report, */
 	struct outfile page_out;    /* into this file */
 	bool page_open;             /* page_out is neither kept nor given up */
@@ -1374,15 +1375,22 @@ null_close(struct rowsink *s)
 static struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
 
 #ifdef HAVE_SQLITE
-/* --format=sqlite: the database, its transaction begun; a failure said. */
+/* --format=sqlite: the module, then the database, its transaction begun;
+ * a failure said. */
 static int
 open_database(struct run *r)
 {
-	pm_status st = sqlite_db_open(&r->db, r->o.output);
+	const struct module_head *m = module_load(&r->diag, "--format=sqlite is written by",
+	                                          SQLITE_MODULE_FILE, SQLITE_MODULE_ENTRY,
+	                                          SQLITE_MODULE_ABI);
+	pm_status st;
 
-	if (st == PM_OK)
+	if (!m)
+		return diag_exit_code(&r->diag);
+	r->sql = (const struct sqlite_module *)m;  /* its first member */
+	if ((st = r->sql->db_open(&r->db, r->o.output)) == PM_OK)
 		return EXIT_CLEAN;
-	diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+	diag_say(&r->diag, pm_status_class(st), "%s", r->sql->db_error(r->db));
 	return diag_exit_code(&r->diag);
 }
 
@@ -1396,7 +1404,7 @@ open_table(struct run *r, struct output *out)
 		report_by_name(r->o.sel.by), r->o.timezone ? r->o.timezone : ""
 	};
 
-	return sqliteout_open(&out->sink, r->db, out->def->name, &id);
+	return r->sql->table_open(&out->sink, r->db, out->def->name, &id);
 }
 #endif
 
@@ -1586,8 +1594,8 @@ run_open(struct run *r)
 		                   npmim ? binding_frame_interval : NULL, &r->framer, &r->diag);
 	if (!r->p) {
 #ifdef HAVE_SQLITE
-		if (r->db && *sqlite_db_error(r->db)) {
-			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+		if (r->db && *r->sql->db_error(r->db)) {
+			diag_say(&r->diag, pm_status_class(st), "%s", r->sql->db_error(r->db));
 			return diag_exit_code(&r->diag);
 		}
 #endif
@@ -1635,19 +1643,19 @@ finish_database(struct run *r, pm_status st, bool read_all)
 		           stat(names[i], &sb) == 0 && S_ISREG(sb.st_mode) ? (int64_t)sb.st_size : -1;
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	if (st != PM_OK) {
-		if (*sqlite_db_error(r->db))
-			diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+		if (*r->sql->db_error(r->db))
+			diag_say(&r->diag, pm_status_class(st), "%s", r->sql->db_error(r->db));
 		else
 			diag_at(&r->diag, st, DIAG_NO_OFFSET, NULL);
 	} else if (!bytes || !argtext) {
 		st = PM_E_NOMEM;
 		diag_at(&r->diag, st, DIAG_NO_OFFSET, NULL);
 	}
-	st = sqlite_db_finish(r->db, &(struct sqlite_run){
+	st = r->sql->db_finish(r->db, &(struct sqlite_run){
 		when, PACKAGE_VERSION, argtext, names, bytes, n, run_tally(r),
 		diag_warning_count(&r->diag), rc }, st == PM_OK && rc < EXIT_INPUT && read_all);
 	if (st != PM_OK)
-		diag_say(&r->diag, pm_status_class(st), "%s", sqlite_db_error(r->db));
+		diag_say(&r->diag, pm_status_class(st), "%s", r->sql->db_error(r->db));
 	free(bytes);
 	free(argtext);
 }
@@ -2325,7 +2333,8 @@ run_close(struct run *r)
 		free(out->def);
 	}
 #ifdef HAVE_SQLITE
-	sqlite_db_close(r->db);  /* after its tables' sinks */
+	if (r->sql)
+		r->sql->db_close(r->db);  /* after its tables' sinks */
 #endif
 #ifdef HAVE_CAIRO
 	html_page_free(r->page);

@@ -206,6 +206,40 @@ wait "$lock"
 [ "$waited" -ge 1 ] && pass "a run waited ${waited}s for another's transaction, then loaded" ||
 	fail "a run did not wait for another's transaction (${waited}s)"
 
+# ---- no module: the SQLite module (pmimrpt-sqlite.so) is looked for
+# next to the program, then in $(pkglibdir): a copy of pmimrpt alone in a
+# folder refuses --format=sqlite before it reads anything (the input is
+# not there), naming both files, and neither makes the database nor
+# touches one
+pkglibdir=${pkglibdir:-}
+if [ -z "$pkglibdir" ] || [ -e "$pkglibdir/pmimrpt-sqlite.so" ]; then
+	echo "note: \$pkglibdir (make check gives it) unknown or holding a SQLite module: not tested without one"
+else
+	mkdir "$tmp/alone"
+	cp "$PMIMRPT" "$tmp/alone/pmimrpt"
+	expect_rc 12 $WRAP "$tmp/alone/pmimrpt" -q --format=sqlite -o "$tmp/alone/new.db" \
+		"$tmp/not-there.dat"
+	has_line "$tmp/last.err" "^pmimrpt: --format=sqlite is written by pmimrpt-sqlite.so, which could not be loaded: $tmp/alone/pmimrpt-sqlite.so: .*; $pkglibdir/pmimrpt-sqlite.so: " \
+		"no SQLite module: refused, naming the files tried"
+	if [ "$(wc -l < "$tmp/last.err")" -eq 1 ]; then
+		pass "no SQLite module: one message, and no input read"
+	else
+		fail "no SQLite module: one message, and no input read"; cat "$tmp/last.err"
+	fi
+	if [ -e "$tmp/alone/new.db" ]; then
+		fail "no SQLite module: no database made"
+	else
+		pass "no SQLite module: no database made"
+	fi
+	cp "$tmp/twice.db" "$tmp/alone/old.db"
+	expect_rc 12 $WRAP "$tmp/alone/pmimrpt" -q --format=sqlite -o "$tmp/alone/old.db" \
+		"$data/sample-smf-rdw.dat"
+	same "$tmp/twice.db" "$tmp/alone/old.db" "no SQLite module: the database left as it was"
+	ls "$tmp/alone" > "$tmp/alone.ls"
+	printf 'old.db\npmimrpt\n' > "$tmp/alone.want"
+	same "$tmp/alone.want" "$tmp/alone.ls" "no SQLite module: no journal beside it"
+fi
+
 # ---- kill -9 in the middle of a load: the journal rolls it back. The
 # intervals report writes a row per interval as it is read, from a FIFO
 # fed half of a dump (7 MB: past the 2 MB page cache, so that pages are

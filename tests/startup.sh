@@ -1,10 +1,13 @@
 #!/bin/sh
-# startup.sh: what a run that draws no chart loads. Cairo, Pango and what
-# they need (GLib, HarfBuzz, fontconfig, FreeType) took most of the
-# start-up time of a run on an empty input, which a Slurm array of small
-# files pays for each; they are the chart module's (pmimrpt-charts.so),
-# loaded only to draw. pmimrpt needs none of them, a CSV run loads none
-# of them, and a chart run loads the module.
+# startup.sh: what a run that draws no chart and writes no database
+# loads. Cairo, Pango and what they need (GLib, HarfBuzz, fontconfig,
+# FreeType) took most of the start-up time of a run on an empty input,
+# which a Slurm array of small files pays for each, and libsqlite3 (bound
+# at load) most of the rest; they are the chart module's
+# (pmimrpt-charts.so) and the SQLite module's (pmimrpt-sqlite.so), loaded
+# only to draw or to write a database. pmimrpt needs none of them, a CSV
+# run loads none of them, a chart run loads the chart module and a
+# --format=sqlite run the SQLite module.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 chart_libs='lib(cairo|pango|glib|gobject|harfbuzz|fontconfig|freetype)'
@@ -14,6 +17,11 @@ if command -v readelf > /dev/null; then
 		fail "pmimrpt needs none of the chart libraries"
 	else
 		pass "pmimrpt needs none of the chart libraries"
+	fi
+	if grep -E "NEEDED.*libsqlite3" "$tmp/dynamic"; then
+		fail "pmimrpt does not need libsqlite3"
+	else
+		pass "pmimrpt does not need libsqlite3"
 	fi
 else
 	echo "note: no readelf (binutils): what pmimrpt needs is not looked at"
@@ -33,6 +41,11 @@ else
 	else
 		pass "a CSV run on an empty input loads none of the chart libraries"
 	fi
+	if grep -E 'libsqlite3|pmimrpt-sqlite' "$tmp/libs" | head -3 | grep .; then
+		fail "a CSV run on an empty input loads neither libsqlite3 nor the SQLite module"
+	else
+		pass "a CSV run on an empty input loads neither libsqlite3 nor the SQLite module"
+	fi
 	if LD_DEBUG=libs "$PMIMRPT" -q --report=cpu --by=hour --format=svg --source=SYSA \
 		"$top_srcdir/data/sample-smf-rdw.dat" 2> "$tmp/libs" > "$tmp/cpu.svg"; then
 		has_line "$tmp/libs" "calling init: .*/pmimrpt-charts.so" "a chart run loads the chart module"
@@ -40,6 +53,14 @@ else
 		echo "note: pmimrpt was built without Cairo: no chart run"
 	else
 		fail "a chart run"; tail -3 "$tmp/libs"
+	fi
+	if LD_DEBUG=libs "$PMIMRPT" -q --format=sqlite -o "$tmp/run.db" "$tmp/empty" \
+		2> "$tmp/libs"; [ $? -le 4 ]; then
+		has_line "$tmp/libs" "calling init: .*/pmimrpt-sqlite.so" "a --format=sqlite run loads the SQLite module"
+	elif grep -q 'built without SQLite' "$tmp/libs"; then
+		echo "note: pmimrpt was built without SQLite: no --format=sqlite run"
+	else
+		fail "a --format=sqlite run"; tail -3 "$tmp/libs"
 	fi
 fi
 finish

@@ -1,7 +1,6 @@
-/* chartload.h: the chart module (chartmod.h) found and loaded, the first
- * time a chart is to be drawn: next to the running program (the build
- * tree, where the tests run it), else in $(pkglibdir), where make install
- * puts it. Built only with Cairo (configure's HAVE_CAIRO). */
+/* chartload.h: the chart module (chartmod.h) found and loaded
+ * (core/module.h), the first time a chart is to be drawn. Built only with
+ * Cairo (configure's HAVE_CAIRO). */
 #ifndef CHARTLOAD_H
 #define CHARTLOAD_H
 

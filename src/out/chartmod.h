@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/module.h"
 #include "core/status.h"
 #include "out/chartdata.h"
 
@@ -43,8 +44,7 @@ struct chart_job {
 struct chart_fonts;
 
 struct chart_module {
-	unsigned abi;             /* CHART_MODULE_ABI; first, as version: */
-	const char *version;      /* PACKAGE_VERSION, read only when abi matches */
+	struct module_head head;  /* CHART_MODULE_ABI */
 	struct chart_fonts *(*fonts_open)(void);   /* NULL: no memory */
 	void (*fonts_close)(struct chart_fonts *fonts);
 	/* The job's pages drawn: PM_OK, what page returned, PM_E_WRITE when

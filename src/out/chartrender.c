@@ -97,7 +97,7 @@ __attribute__((visibility("default"))) const struct chart_module *
 pmimrpt_chart_module(void)
 {
 	static const struct chart_module m = {
-		CHART_MODULE_ABI, PACKAGE_VERSION, chart_fonts_open, chart_fonts_close, render,
+		{ CHART_MODULE_ABI, PACKAGE_VERSION }, chart_fonts_open, chart_fonts_close, render,
 	};
 
 	return &m;

@@ -1,0 +1,31 @@
+/* module.h: a module of pmimrpt found and loaded (dlopen): the code of an
+ * output whose libraries would cost every run their start-up time if
+ * the program linked them (the charts' Cairo and Pango, SQLite), loaded
+ * only by a run that writes it. A module is a file with one entry point,
+ * which gives a const table of functions that starts with a struct
+ * module_head; it is looked for next to the running program (the build
+ * tree, where the tests run it), then in $(pkglibdir), where make
+ * install puts it. Program and module come from one build, so the head
+ * says the interface number and the version it was built for, and both
+ * must be the program's. */
+#ifndef MODULE_H
+#define MODULE_H
+
+#include "core/diag.h"
+
+struct module_head {
+	unsigned abi;             /* the interface's number; first, as version: */
+	const char *version;      /* PACKAGE_VERSION, read only when abi matches */
+};
+
+/* The table of module file (a bare name) from its entry point, checked
+ * to be of interface abi; never unloaded (a module's libraries may
+ * hold threads to the end of the process). NULL when it
+ * cannot be loaded, said through d as a usage error (the exit code of a
+ * pmimrpt built without it): "<needed_by> FILE, which could not be
+ * loaded: " and each file tried with why. From one thread, before any
+ * thread reads. */
+const struct module_head *module_load(struct diag *d, const char *needed_by,
+                                      const char *file, const char *entry, unsigned abi);
+
+#endif
