@@ -486,9 +486,9 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 	if (rec.len < pm->part_len[p])
 		return PM_E_SHORT_PART;
 	/* The length check above covers every item (part_len is the end of
-	 * the part's last), so fullwords and doublewords, nearly all of them,
-	 * are loaded without a check of their own, a loop a run; other widths
-	 * one at a time, through the getter. */
+	 * the part's last), so no load has a check of its own: fullwords and
+	 * doublewords, nearly all of them, a loop a run; other widths one at
+	 * a time. */
 	for (const struct pm_run *r = pm->runs[p], *end = r + pm->nruns[p]; r < end; r++) {
 		const uint8_t *b = rec.p + r->offset;
 		uint64_t *v = values + r->field;
@@ -511,7 +511,7 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 				v[k] = be_load64(b + 8 * k);
 			break;
 		default:
-			(void)be_uint(span_sub(rec, r->offset, r->width), 0, r->width, v);
+			*v = be_load(b, r->width);
 		}
 	}
 	*suspect = any || pm->check_always[p];
@@ -544,17 +544,12 @@ pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 	uint64_t len, type, seq;
 
 	*plausible = false;
-	if (avail >= pm->peek_end) {
-		/* the usual case, one check for the three fields */
-		len = head_load(pm, PM_HEAD_LEN, p);
-		type = head_load(pm, PM_HEAD_TYPE, p);
-		seq = head_load(pm, PM_HEAD_SEQ, p);
-	} else if (!field_u(pm, PM_HEAD_LEN, s, &len)) {
-		return 0;
-	} else if (avail < pmint_peek_len(pm) || !field_u(pm, PM_HEAD_TYPE, s, &type) ||
-	           !field_u(pm, PM_HEAD_SEQ, s, &seq)) {
-		return (size_t)len;
-	}
+	if (avail < pm->peek_end)
+		/* a field of the three is cut off: no type to judge by */
+		return field_u(pm, PM_HEAD_LEN, s, &len) ? (size_t)len : 0;
+	len = head_load(pm, PM_HEAD_LEN, p);
+	type = head_load(pm, PM_HEAD_TYPE, p);
+	seq = head_load(pm, PM_HEAD_SEQ, p);
 	*plausible = avail >= pmint_peek_len(pm) && len >= pmint_peek_len(pm) && type >= 1 &&
 	             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
