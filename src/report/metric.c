@@ -125,10 +125,11 @@ metric_frame_extras(uint64_t *extra, const struct schema *s, const struct metric
 void
 metric_frame_set(struct metric_frame *f, const struct schema *s,
                  const struct metric_slots *slots, const struct frame *fr,
-                 unsigned uses)
+                 const uint64_t *extra, unsigned have)
 {
 	memcpy(f->x, fr->x, s->nfigures * sizeof f->x[0]);
-	f->have = metric_frame_extras(f->x + slots->virt, s, slots, fr, uses);
+	memcpy(f->x + slots->virt, extra, (slots->count - slots->virt) * sizeof f->x[0]);
+	f->have = have;
 	f->end = (uint64_t)fr->end;
 }
 

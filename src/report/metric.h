@@ -115,7 +115,7 @@ enum counter_type metric_acc_type(const struct rpt_column *c);
 
 /* Bind column c for family row `row` (-1 for none; a column that names
  * its own row uses that one) to accumulator acc of a group. *uses gets
- * the schema's sums it reads (bit per sum), for metric_frame_set. */
+ * the schema's sums it reads (bit per sum), for metric_frame_extras. */
 void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
                  const struct schema *s, const struct metric_slots *slots,
                  int row, size_t acc, unsigned *uses);
@@ -126,10 +126,11 @@ unsigned metric_frame_extras(uint64_t *extra, const struct schema *s,
                              const struct metric_slots *slots, const struct frame *fr,
                              unsigned uses);
 
-/* Fill f from fr: its figures, the virtual ones, and the sums in uses. */
+/* Fill f from fr: its figures, then the virtual ones and the sums, and
+ * the flags, that metric_frame_extras gave (extra, have). */
 void metric_frame_set(struct metric_frame *f, const struct schema *s,
                       const struct metric_slots *slots, const struct frame *fr,
-                      unsigned uses);
+                      const uint64_t *extra, unsigned have);
 
 /* What a frame adds to a group's accumulators: the bound columns,
  * the simple ones as the engine's feeds, added in one call. */

@@ -206,23 +206,19 @@ settle(struct report *r)
 static void
 add_frame(struct report *r, size_t acc, const struct frame *fr)
 {
-	const struct metric_adder *a = &r->adder;
-	bool rest = false;
+	unsigned have = metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses);
+	bool rest = r->plan.nfeeds && (have & r->plan.need) == r->plan.need;
 
-	if (r->plan.nfeeds &&
-	    (metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses) & r->plan.need) ==
-	    r->plan.need) {
+	if (rest) {
 		counter_totals_add(&r->plan, totals_of(r, acc), fr->x, r->extra);
-		a = &r->rest;
-		rest = true;
-		if (a->nfeeds == 0 && a->ncells == 0)
+		if (r->rest.nfeeds == 0 && r->rest.ncells == 0)
 			return;
 	}
 	if (r->nframes > 0 && (acc != r->batch_acc || rest != r->batch_rest))
 		flush(r);
 	r->batch_acc = acc;
 	r->batch_rest = rest;
-	metric_frame_set(&r->frames[r->nframes++], r->schema, &r->slots, fr, r->uses);
+	metric_frame_set(&r->frames[r->nframes++], r->schema, &r->slots, fr, r->extra, have);
 	if (r->nframes == METRIC_BATCH)
 		flush(r);
 }
@@ -502,7 +498,8 @@ report_frame(const struct frame *fr, void *ctx)
 	if (r->stream) {
 		/* a row of its own, written now */
 		metric_restart(r->scratch, &r->adder);
-		metric_frame_set(&r->frames[0], r->schema, &r->slots, fr, r->uses);
+		metric_frame_set(&r->frames[0], r->schema, &r->slots, fr, r->extra,
+		                 metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses));
 		metric_add(r->scratch, &r->adder, r->frames, 1);
 	} else {
 		if (r->o.by == BY_DAY || r->o.by == BY_HOUR)
