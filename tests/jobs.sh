@@ -57,24 +57,6 @@ run() {
 	cut -d' ' -f1 "$PMIMRPT_JOBS_LOG" > "$tmp/$name.how"
 }
 
-# alike WHAT HOW JOBS: run "j$JOBS" wrote what "j1" wrote, and read HOW
-alike() {
-	if cmp -s "$tmp/j1.out" "$tmp/j$3.out" && cmp -s "$tmp/j1.err" "$tmp/j$3.err" &&
-	   cmp -s "$tmp/j1.rc" "$tmp/j$3.rc"; then
-		pass "$1 --jobs=$3: as --jobs=1 ($(cat "$tmp/j1.rc"))"
-	else
-		fail "$1 --jobs=$3: differs from --jobs=1"
-		diff "$tmp/j1.err" "$tmp/j$3.err" | head -5
-		diff "$tmp/j1.out" "$tmp/j$3.out" | head -5
-		diff "$tmp/j1.rc" "$tmp/j$3.rc"
-	fi
-	if [ "$(cat "$tmp/j$3.how")" = "$2" ]; then
-		pass "$1 --jobs=$3: read $2"
-	else
-		fail "$1 --jobs=$3: read '$(cat "$tmp/j$3.how")', not $2"
-	fi
-}
-
 for report in waits cpu tasks summary; do
 	for by in total day hour; do
 		for format in csv text; do
@@ -84,7 +66,7 @@ for report in waits cpu tasks summary; do
 			for jobs in 2 3; do
 				# shellcheck disable=SC2086
 				run j$jobs $jobs $opts $clean
-				alike "$opts" apart $jobs
+				jobs_alike "$opts" apart $jobs
 			done
 		done
 	done
@@ -94,17 +76,17 @@ done
 {
 	run j1 1 --report=waits --by=hour $clean
 	run j0 0 --report=waits --by=hour $clean
-	alike "--report=waits --by=hour" apart 0
+	jobs_alike "--report=waits --by=hour" apart 0
 
 	# An empty file among them; a selection that matches nothing, said
 	# once, by the merge.
 	: > "$tmp/empty.bin"
 	run j1 1 --report=waits $tmp/c1.bin $tmp/empty.bin $tmp/c2.bin
 	run j2 2 --report=waits $tmp/c1.bin $tmp/empty.bin $tmp/c2.bin
-	alike "an empty file among them" apart 2
+	jobs_alike "an empty file among them" apart 2
 	run j1 1 --report=waits --source=NONE $tmp/c1.bin $tmp/c2.bin
 	run j2 2 --report=waits --source=NONE $tmp/c1.bin $tmp/c2.bin
-	alike "--source that matches nothing" apart 2
+	jobs_alike "--source that matches nothing" apart 2
 	if [ "$(grep -c 'nothing selected' "$tmp/j2.err")" = 1 ]; then
 		pass "nothing selected: said once"
 	else
@@ -114,15 +96,15 @@ done
 	# Each thread has its own handle on the zone.
 	run j1 1 --report=summary --by=hour --format=text --timezone=Europe/Berlin $clean
 	run j3 3 --report=summary --by=hour --format=text --timezone=Europe/Berlin $clean
-	alike "--timezone=Europe/Berlin" apart 3
+	jobs_alike "--timezone=Europe/Berlin" apart 3
 
 	for report in waits summary; do
 		run j1 1 --report=$report --by=hour $damaged
 		run j2 2 --report=$report --by=hour $damaged
-		alike "damaged files: --report=$report" again 2
+		jobs_alike "damaged files: --report=$report" again 2
 		run j3 3 --report=$report --by=hour --format=text $damaged $clean
 		run j1 1 --report=$report --by=hour --format=text $damaged $clean
-		alike "damaged and clean files: --report=$report" again 3
+		jobs_alike "damaged and clean files: --report=$report" again 3
 	done
 
 	# The same systems on other days read apart; a file given twice, its
@@ -137,16 +119,16 @@ done
 	for by in total day; do
 		run j1 1 --report=summary --by=$by --format=text $days
 		run j3 3 --report=summary --by=$by --format=text $days
-		alike "the same systems on four days, --by=$by" apart 3
+		jobs_alike "the same systems on four days, --by=$by" apart 3
 	done
 	run j1 1 --report=waits --by=hour $days $tmp/s2.bin
 	run j2 2 --report=waits --by=hour $days $tmp/s2.bin
-	alike "a file given twice" again 2
+	jobs_alike "a file given twice" again 2
 	has_line "$tmp/j2.err" "duplicate" "a file given twice: its intervals are duplicates"
 
 	run j1 1 --report=tasks --by=day $tails
 	run j3 3 --report=tasks --by=day $tails
-	alike "50 messages over 25 files" apart 3
+	jobs_alike "50 messages over 25 files" apart 3
 	has_line "$tmp/j3.err" 'more "bytes skipped .*" messages suppressed' \
 		"the cap on messages holds over the files"
 
@@ -154,7 +136,7 @@ done
 	echo "previous report" > "$tmp/kept.csv"
 	run j1 1 --report=cpu --by=day -o "$tmp/kept.csv" $tmp/c1.bin $tmp/none.bin $tmp/c2.bin
 	run j2 2 --report=cpu --by=day -o "$tmp/kept.csv" $tmp/c1.bin $tmp/none.bin $tmp/c2.bin
-	alike "an input that cannot be opened" apart 2
+	jobs_alike "an input that cannot be opened" apart 2
 	same "$tmp/kept.csv" /dev/stdin "exit 8 with --jobs: the output kept as it was" <<EOF
 previous report
 EOF
@@ -165,26 +147,26 @@ EOF
 	# --partial with --jobs: the same partial, and its merge the same report.
 	run j1 1 --partial --report=waits --by=hour -o "$tmp/p1.part" $clean
 	run j2 2 --partial --report=waits --by=hour -o "$tmp/p2.part" $clean
-	alike "--partial" apart 2
+	jobs_alike "--partial" apart 2
 	same "$tmp/p1.part" "$tmp/p2.part" "--partial --jobs=2: the partial --jobs=1 writes"
 
 	# More rows than --max-groups over the files: read again, so that the
 	# limit is said as one run says it.
 	run j1 1 --report=waits --by=hour --max-groups=1600 $tmp/c1.bin $tmp/c2.bin $tmp/c3.bin $tmp/c4.bin
 	run j2 2 --report=waits --by=hour --max-groups=1600 $tmp/c1.bin $tmp/c2.bin $tmp/c3.bin $tmp/c4.bin
-	alike "--max-groups reached over the files" again 2
+	jobs_alike "--max-groups reached over the files" again 2
 	has_line "$tmp/j2.err" "too many report groups" "--max-groups over the files: said"
 
 	# Reports that keep no groups are read by one thread.
 	run j1 1 --report=intervals $clean
 	run j2 2 --report=intervals $clean
-	alike "--report=intervals (one thread)" "" 2
+	jobs_alike "--report=intervals (one thread)" "" 2
 	run j1 1 --report=waits --by=interval $clean
 	run j2 2 --report=waits --by=interval $clean
-	alike "--by=interval (one thread)" "" 2
+	jobs_alike "--by=interval (one thread)" "" 2
 	run j1 1 --report=waits $tmp/c1.bin
 	run j2 2 --report=waits $tmp/c1.bin
-	alike "one input (one thread)" "" 2
+	jobs_alike "one input (one thread)" "" 2
 }
 
 expect_rc 12 rpt --jobs=x --report=waits "$tmp/c1.bin"

@@ -47,6 +47,29 @@ same() {
 	if cmp -s "$1" "$2"; then pass "$3"; else fail "$3"; diff -u "$1" "$2" | head -20; fi
 }
 
+# jobs_alike WHAT HOW JOBS: run "j$JOBS" wrote what "j1" wrote (its
+# .out, .err and .rc in $tmp), and read the inputs as HOW says, the
+# first word of the run's PMIMRPT_JOBS_LOG line in $tmp/j$JOBS.how (-:
+# any way). For the tests of --jobs (jobs.sh, split.sh).
+jobs_alike() {
+	if cmp -s "$tmp/j1.out" "$tmp/j$3.out" && cmp -s "$tmp/j1.err" "$tmp/j$3.err" &&
+	   cmp -s "$tmp/j1.rc" "$tmp/j$3.rc"; then
+		pass "$1 --jobs=$3: as --jobs=1 ($(cat "$tmp/j1.rc"))"
+	else
+		fail "$1 --jobs=$3: differs from --jobs=1"
+		diff "$tmp/j1.err" "$tmp/j$3.err" | head -5
+		diff "$tmp/j1.out" "$tmp/j$3.out" | head -5
+		diff "$tmp/j1.rc" "$tmp/j$3.rc"
+	fi
+	if [ "$2" = - ]; then
+		:
+	elif [ "$(cat "$tmp/j$3.how")" = "$2" ]; then
+		pass "$1 --jobs=$3: read $2"
+	else
+		fail "$1 --jobs=$3: read '$(cat "$tmp/j$3.how")', not $2"
+	fi
+}
+
 finish() {
 	echo "$((checks - failures)) passed, $failures failed"
 	[ $checks -gt 0 ] || exit 1

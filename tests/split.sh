@@ -49,35 +49,14 @@ run() {
 	fi
 }
 
-# alike WHAT HOW JOBS: run "j$JOBS" wrote what "j1" wrote, and read HOW
-# (apart: cut and merged; again: cut, then read whole; one: not cut; -:
-# any of them)
-alike() {
-	if cmp -s "$tmp/j1.out" "$tmp/j$3.out" && cmp -s "$tmp/j1.err" "$tmp/j$3.err" &&
-	   cmp -s "$tmp/j1.rc" "$tmp/j$3.rc"; then
-		pass "$1 --jobs=$3: as --jobs=1 ($(cat "$tmp/j1.rc"))"
-	else
-		fail "$1 --jobs=$3: differs from --jobs=1"
-		diff "$tmp/j1.err" "$tmp/j$3.err" | head -5
-		diff "$tmp/j1.out" "$tmp/j$3.out" | head -5
-	fi
-	if [ "$2" = - ]; then
-		:
-	elif [ "$(cat "$tmp/j$3.how")" = "$2" ]; then
-		pass "$1 --jobs=$3: read $2"
-	else
-		fail "$1 --jobs=$3: read '$(cat "$tmp/j$3.how")', not $2"
-	fi
-}
-
-# each WHAT HOW OPTIONS... FILE: alike for --jobs=2, 3 and 4
+# each WHAT HOW OPTIONS... FILE: jobs_alike for --jobs=2, 3 and 4
 each() {
 	local what=$1 how=$2
 	shift 2
 	run j1 1 "$@"
 	for jobs in 2 3 4; do
 		run j$jobs $jobs "$@"
-		alike "$what" "$how" $jobs
+		jobs_alike "$what" "$how" $jobs
 	done
 }
 
