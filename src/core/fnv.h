@@ -3,6 +3,7 @@
 #ifndef FNV_H
 #define FNV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FNV_OFFSET UINT64_C(1469598103934665603)
@@ -20,6 +21,15 @@ fnv_text(uint64_t h, const char *s)
 {
 	for (; *s; s++)
 		h = fnv_step(h, (unsigned char)*s);
+	return h;
+}
+
+/* h with the n bytes at p added. */
+static inline uint64_t
+fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = fnv_step(h, p[i]);
 	return h;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fnv.h"
 #include "core/grow.h"
 #include "core/ebcdic.h"
 #include "core/fmtnum.h"
@@ -262,14 +263,7 @@ text_codepage(struct wp_walker *w, uint32_t number, struct span s, size_t *at)
 static uint64_t
 hash_raw(uint32_t codepage, struct span s)
 {
-	uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ codepage ^ (uint64_t)s.len << 32, v;
-	size_t i = 0;
-
-	for (; le_u64(s, i, &v); i += 8)
-		h = (h ^ v) * UINT64_C(0xBF58476D1CE4E5B9), h ^= h >> 29;
-	for (; i < s.len; i++)
-		h = (h ^ s.p[i]) * UINT64_C(0x100000001b3);
-	return h ^ h >> 32;
+	return fnv_bytes(fnv_step(fnv_step(FNV_OFFSET, codepage), s.len), s.p, s.len);
 }
 
 /* The slot of the name s of code page cp (hash h): its entry's, or the
