@@ -68,14 +68,6 @@ struct metric_frame {
 	uint64_t end;       /* its end stamp: the windows' time order */
 };
 
-/* A column bound to the family row of its report row and to its
- * accumulator in a group's array of them. When N, D and B are each one
- * term read as it is (or none: the zero slot), the usual case, the column
- * is simple: the feed's slots are N, D and B, and the engine adds it with
- * the other simple ones (counter_feed_add); otherwise N, D and B are the
- * column's references, read term by term. The feed's need is the groups
- * the column reads (bits 1..7) and METRIC_VALID. first_start and last_end
- * read @start and @end, valid or not. */
 /* How a streamed row reads a column's figure of one frame
  * (metric_one_bind): through the engine, or straight from the frame
  * where the one window's fraction of the column's type is its N over 1
@@ -99,6 +91,14 @@ struct metric_one {
 	uint8_t decimals;
 };
 
+/* A column bound to the family row of its report row and to its
+ * accumulator in a group's array of them. When N, D and B are each one
+ * term read as it is (or none: the zero slot), the usual case, the column
+ * is simple: the feed's slots are N, D and B, and the engine adds it with
+ * the other simple ones (counter_feed_add); otherwise N, D and B are the
+ * column's references, read term by term. The feed's need is the groups
+ * the column reads (bits 1..7) and METRIC_VALID. first_start and last_end
+ * read @start and @end, valid or not. */
 struct metric_cell {
 	struct counter_feed feed;
 	const struct rpt_column *col;
