@@ -128,20 +128,32 @@ detect_refusal_cause(const struct fr_records *rs, struct span w, char *out,
 	}
 }
 
-/* Whether a unit of framing f may start at off: its descriptor reads as
- * one. It is walk_run's first test, asked before a walk is set up, for
- * the loops below try every offset of the window. */
-static bool
+/* Whether two or more units of framing f may walk from off: the first
+ * unit's descriptor reads as one, and so does the next one's where the
+ * window holds it; for a block, also the segment's that a block of 8 bytes
+ * or more starts with. These are walk_run's first tests, asked before a
+ * walk is set up, for the loops below try every offset of the window, and
+ * ask for 2 units or more. One descriptor alone lets too many offsets by:
+ * an extended BDW's is any word whose top bit is set, and an RDW's any
+ * halfword from 4 followed by two zero bytes. Inlined by force: a call
+ * per offset costs more than the tests. */
+static inline __attribute__((always_inline)) bool
 may_start(struct span w, size_t off, enum framing f)
 {
 	struct desc d;
-	uint64_t len;
+	uint64_t len, next_len;
 
 	switch (f) {
 	case FRAMING_BDW:
-		return walk_bdw_parse(w, off, &len) == NULL;
+		return walk_bdw_parse(w, off, &len) == NULL &&
+		       (w.len - off < BDW_MIN ||
+		        walk_sdw_parse(w, off + DESC_LEN, &d) == NULL) &&
+		       (w.len - off < len + DESC_LEN ||
+		        walk_bdw_parse(w, off + (size_t)len, &next_len) == NULL);
 	case FRAMING_RDW:
-		return walk_sdw_parse(w, off, &d) == NULL;
+		return walk_sdw_parse(w, off, &d) == NULL &&
+		       (w.len - off < d.len + DESC_LEN ||
+		        walk_sdw_parse(w, off + d.len, &d) == NULL);
 	case FRAMING_PM:
 	case FRAMING_AUTO:
 	case FRAMING_PERF:
@@ -187,10 +199,12 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 		return true;
 	if (k.units == 0) {
 		for (size_t off = 1; off < w.len; off++) {
-			struct walk later = { .rs = rs, .at_eof = at_eof,
-			                      .w = span_sub(w, off, w.len - off) };
-			if (may_start(w, off, f) &&
-			    walk_run(&later, f, need + DAMAGED_START_UNITS) &&
+			struct walk later;
+			if (!may_start(w, off, f))
+				continue;
+			later = (struct walk){ .rs = rs, .at_eof = at_eof,
+			                       .w = span_sub(w, off, w.len - off) };
+			if (walk_run(&later, f, need + DAMAGED_START_UNITS) &&
 			    later.units == need + DAMAGED_START_UNITS)
 				return true;
 		}
@@ -229,7 +243,8 @@ detect_framing_here(const struct fr_records *rs, struct span w, bool at_eof,
 /* Each framing in turn, clean input first (segments in order, from the
  * start), then input whose first records are damaged: a BDW file whose
  * first block is damaged must not pass for RDW records first, for a BDW
- * and the SDW after it can look like an RDW and a PM record header. */
+ * and the SDW after it can look like an RDW and a PM record header; and
+ * RDWs can walk as PM records. */
 bool
 detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
                enum framing *out)

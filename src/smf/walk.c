@@ -3,51 +3,6 @@
 
 #define PARTIAL_BLOCK_SEGMENTS 8 /* evidence for a block larger than a window */
 
-/* ---- descriptors ---- */
-
-const char *
-walk_sdw_parse(struct span s, size_t off, struct desc *d)
-{
-	uint16_t len;
-	uint8_t b2, b3;
-
-	if (!be_u16(s, off, &len) || !be_u8(s, off + 2, &b2) ||
-	    !be_u8(s, off + 3, &b3))
-		return "cut short";
-	if (len < DESC_LEN)
-		return "length below 4";
-	if (len > SEG_MAX)
-		return "length above 32,760";
-	if ((b2 & 0xfc) != 0 || b3 != 0)
-		return "reserved bits set";
-	d->len = len;
-	d->code = b2 & 0x03;
-	return NULL;
-}
-
-const char *
-walk_bdw_parse(struct span s, size_t off, uint64_t *len)
-{
-	uint32_t w;
-
-	if (!be_u32(s, off, &w))
-		return "cut short";
-	if (w & BDW_EXTENDED) {
-		*len = w & ~BDW_EXTENDED;
-		/* BSAM with the large block interface may put the extended form
-		 * on a block of any length (DFSMS, "Block Descriptor Word") */
-		return *len < BDW_MIN ? "length below 8" : NULL;
-	}
-	if ((w & 0xffff) != 0)
-		return "bytes 2-3 not zero";
-	*len = w >> 16;
-	if (*len < BDW_MIN)
-		return "length below 8";
-	if (*len > SEG_MAX)
-		return "length above 32,760";
-	return NULL;
-}
-
 /* A PM record at off that looks like one (for detection and
  * resynchronisation; reading trusts any length of 4 or more). */
 static bool

@@ -26,10 +26,51 @@ struct desc {
 	unsigned code;
 };
 
-/* An RDW/SDW at off: NULL when valid, else what is wrong with it. */
-const char *walk_sdw_parse(struct span s, size_t off, struct desc *d);
+/* An RDW/SDW at off: NULL when valid, else what is wrong with it. Inline,
+ * for detection asks it at every offset of a window. */
+static inline const char *
+walk_sdw_parse(struct span s, size_t off, struct desc *d)
+{
+	uint32_t w, len;
+
+	if (!be_u32(s, off, &w))
+		return "cut short";
+	len = w >> 16;
+	if (len < DESC_LEN)
+		return "length below 4";
+	if (len > SEG_MAX)
+		return "length above 32,760";
+	if ((w & 0xfcff) != 0)
+		return "reserved bits set";
+	d->len = len;
+	d->code = (w >> 8) & 0x03;
+	return NULL;
+}
+
 /* A BDW at off, plain or extended: NULL when valid, else what is wrong. */
-const char *walk_bdw_parse(struct span s, size_t off, uint64_t *len);
+static inline const char *
+walk_bdw_parse(struct span s, size_t off, uint64_t *len)
+{
+	uint32_t w;
+
+	if (!be_u32(s, off, &w))
+		return "cut short";
+	if (w & BDW_EXTENDED) {
+		*len = w & ~BDW_EXTENDED;
+		/* BSAM with the large block interface may put the extended form
+		 * on a block of any length (DFSMS, "Block Descriptor Word") */
+		return *len < BDW_MIN ? "length below 8" : NULL;
+	}
+	if ((w & 0xffff) != 0)
+		return "bytes 2-3 not zero";
+	*len = w >> 16;
+	if (*len < BDW_MIN)
+		return "length below 8";
+	if (*len > SEG_MAX)
+		return "length above 32,760";
+	return NULL;
+}
+
 
 /* Whether a record's first segment (SDW included) can start content c: an
  * SMF header, or a PM record that a complete segment holds whole; for
