@@ -2203,6 +2203,71 @@ START_TEST(test_detect_first_unit_damaged)
 }
 END_TEST
 
+/* A damaged first block, then just the blocks a damaged start asks for
+ * (3 and 2 more), the last ending where the input does: the search tries
+ * each offset whose next descriptor reads as one, or lies past the input,
+ * and so still finds them; one block fewer and it does not. */
+START_TEST(test_detect_damage_then_just_enough)
+{
+	uint8_t *d = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_AUTO);
+
+	for (unsigned good = 4; good <= 5; good++) {
+		struct bytes b = { 0 };
+		struct run r;
+
+		for (unsigned i = 0; i < 1 + good; i++) {
+			put_bdw(&b, 4 + 44 + 44);  /* 0, 92, ... */
+			put_segment(&b, 0, d, 40);
+			put_segment(&b, 0, d, 40);
+		}
+		b.p[2] = 0x12;                 /* BDW bytes 2-3 not zero */
+		run_stream(&r, b.p, b.len, 0, &o);
+		if (good == 5) {
+			ck_assert_int_eq(r.framing, FRAMING_BDW);
+			ck_assert_uint_eq(r.n, 10);
+			assert_record(&r, 0, 96, d, 40, 44, 1);
+		} else {
+			ck_assert_int_ne(r.framing, FRAMING_BDW);
+		}
+		run_free(&r);
+		free(b.p);
+	}
+	free(d);
+}
+END_TEST
+
+/* A good block, junk, and a last block that ends where the input does:
+ * past the damage, one unit that reaches the end is enough, and the
+ * search must try it though no descriptor follows it. */
+START_TEST(test_detect_damage_then_last_block)
+{
+	static const uint8_t junk[20] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	uint8_t *d = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct bytes b = { 0 };
+	struct run r;
+
+	put_bdw(&b, 4 + 44 + 44);  /* 0 */
+	put_segment(&b, 0, d, 40);
+	put_segment(&b, 0, d, 40);
+	put(&b, junk, sizeof junk); /* 92 */
+	put_bdw(&b, 4 + 44 + 44);  /* 112, to the end */
+	put_segment(&b, 0, d, 40);
+	put_segment(&b, 0, d, 40);
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_BDW);
+	ck_assert_uint_eq(r.n, 4);
+	assert_record(&r, 2, 116, d, 40, 44, 1);
+	ck_assert_uint_eq(r.t.damaged, sizeof junk);
+	run_free(&r);
+	free(d), free(b.p);
+}
+END_TEST
+
 /* A BDW file whose first segment is damaged is not taken for RDW records
  * of PM data: its BDW and a first SDW of code 1 to 3 look like an RDW and a
  * PM record header. */
@@ -2381,6 +2446,8 @@ unit_suite(void)
 	tcase_add_test(damage, test_resync_not_inside_record);
 	tcase_add_test(damage, test_resync_near_end);
 	tcase_add_test(damage, test_detect_first_unit_damaged);
+	tcase_add_test(damage, test_detect_damage_then_just_enough);
+	tcase_add_test(damage, test_detect_damage_then_last_block);
 	tcase_add_test(damage, test_detect_bdw_before_rdw);
 	tcase_add_test(damage, test_detect_content_past_damage);
 	tcase_add_test(damage, test_bdw_without_segment);
