@@ -1,68 +1,45 @@
-/* pmimrpt.c: the program. Parses the command line, wires the stages
- * (input -> framing -> smf -> pm -> reassembly -> report -> output), and
- * turns what the stages reported into the summary line and the exit code.
- * Only this file knows about all the stages. */
+/* pmimrpt.c: the program, main and the flow of one run: the command line
+ * (options.c), the layout and its schema, the reports' definitions
+ * (definitions.c), their outputs opened (runout.c), the stages wired
+ * (input -> framing -> smf -> pm -> reassembly -> report -> output), the
+ * inputs read (jobs.c) or the partials merged (partials.c), the reports
+ * finished and their files kept or given up, the summary line
+ * (summary.c), and what the stages reported turned into the exit code. */
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <locale.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <time.h>
 
-#include "out/columns.h"
-#include "out/csvout.h"
-#include "out/jsonout.h"
 #include "core/cli.h"
-#include "core/diag.h"
 #include "core/exitcode.h"
-#include "core/numparse.h"
-#include "smf/framing.h"
+#include "core/tzone.h"
+#include "definitions.h"
+#include "describe.h"
 #include "io/input.h"
-#include "out/inventory.h"
-#include "io/outfile.h"
+#include "jobs.h"
+#include "options.h"
+#include "partials.h"
+#include "pmim/reasm.h"
+#include "report/series_report.h"
+#include "run.h"
+#include "runout.h"
+#include "summary.h"
+#include "winperf/names.h"
+#include "winperf/stream.h"
 #ifdef HAVE_SQLITE
 #include "out/sqlitemod.h"
 #endif
-#include "pipeline.h"
-#include "pmim/pmint.h"
-#include "pmim/pmtime.h"
-#include "report/report.h"
-#include "report/rptload.h"
-#include "report/series_report.h"
-#include "core/fnv.h"
-#include "runpart.h"
-#include "split.h"
-#include "pmim/binding.h"
-#include "core/sources.h"
-#include "out/textout.h"
-#include "definitions.h"
-#include "describe.h"
-#include "jobs.h"
-#include "options.h"
-#include "run.h"
-#include "summary.h"
-#include "outputs.h"
-#include "partials.h"
-#include "runout.h"
 #ifdef HAVE_CAIRO
-#include "out/chartout.h"
 #include "out/htmlout.h"
 #endif
-#include "core/tzone.h"
-#include "engine/counter.h"
-#include "winperf/names.h"
-#include "winperf/stream.h"
 
 static void
 on_signal(int sig)
