@@ -3,7 +3,7 @@
  * first segment of a record (behind a BDW, or an RDW), each cut checked as
  * the framer's resynchronisation checks where records resume. Whether the
  * threads read their ranges as one run reads the file is judged after they
- * have read them (pmimrpt.c): a cut proposes, the reading confirms. */
+ * have read them (jobs.c): a cut proposes, the reading confirms. */
 #ifndef SPLIT_H
 #define SPLIT_H
 

@@ -8,6 +8,9 @@
 
 #include "io/input.h"
 
+/* the first bytes are held where input_peek holds its own */
+_Static_assert(INPUT_PEEK_MAX >= DECOMPRESS_MAGIC_LEN, "a magic fits in what is held");
+
 static ssize_t
 read_fd(struct input *in, uint8_t *buf, size_t cap)
 {
@@ -31,47 +34,76 @@ read_memory(struct input *in, uint8_t *buf, size_t cap)
 	return (ssize_t)n;
 }
 
-/* The first bytes of a plain input again, then the source's own reads. */
+/* The bytes held (again), then the reads they were taken from go on. */
 static ssize_t
-read_head(struct input *in, uint8_t *buf, size_t cap)
+read_again(struct input *in, uint8_t *buf, size_t cap)
 {
-	size_t n = in->head_len - in->head_pos;
+	size_t n = in->again_len - in->again_pos;
 
 	if (n == 0) {
-		in->read = in->source;
+		in->read = in->read_on;
 		return in->read(in, buf, cap);
 	}
 	if (n > cap)
 		n = cap;
-	memcpy(buf, in->head + in->head_pos, n);
-	in->head_pos += n;
+	memcpy(buf, in->again + in->again_pos, n);
+	in->again_pos += n;
 	return (ssize_t)n;
 }
 
-/* The first read: the source's first bytes tell whether a decoder goes
- * under the reads, or they are read again as they are. */
-static ssize_t
-read_first(struct input *in, uint8_t *buf, size_t cap)
+/* Take bytes from in's reads until n (at most INPUT_PEEK_MAX) are held,
+ * fewer at the end, to be read again first: those held already, then
+ * more from the reads they came from. -1 on a read error. */
+static int
+hold(struct input *in, size_t n)
 {
-	pm_status st;
 	ssize_t r;
 
-	while (in->head_len < sizeof in->head &&
-	       (r = in->source(in, in->head + in->head_len,
-	                       sizeof in->head - in->head_len)) != 0) {
+	if (in->read != read_again) {
+		in->read_on = in->read;
+		in->read = read_again;
+		in->again_len = in->again_pos = 0;
+	}
+	in->again_len -= in->again_pos;
+	memmove(in->again, in->again + in->again_pos, in->again_len);
+	in->again_pos = 0;
+	while (in->again_len < n &&
+	       (r = in->read_on(in, in->again + in->again_len, n - in->again_len)) != 0) {
 		if (r < 0)
 			return -1;
-		in->head_len += (size_t)r;
+		in->again_len += (size_t)r;
 	}
-	if (decompress_stack(in, in->head, in->head_len, &st)) {
+	return 0;
+}
+
+/* The source's first bytes tell whether a decoder goes under the reads,
+ * or they are held to be read again as they are. -1 on a read error, or
+ * without memory for the decoder (errno set). */
+static int
+look_first(struct input *in)
+{
+	pm_status st;
+
+	in->read = in->source;
+	if (hold(in, DECOMPRESS_MAGIC_LEN) < 0)
+		return -1;
+	if (decompress_stack(in, in->again, in->again_len, &st)) {
 		in->size = -1;
+		in->again_len = 0;  /* the decoder has them */
 		in->read = decompress_read;
 	} else if (st != PM_OK) {
 		errno = ENOMEM;
 		return -1;
-	} else {
-		in->read = read_head;
 	}
+	return 0;
+}
+
+/* The first read: the first bytes looked at, then read. */
+static ssize_t
+read_first(struct input *in, uint8_t *buf, size_t cap)
+{
+	if (look_first(in) < 0)
+		return -1;
 	return in->read(in, buf, cap);
 }
 
@@ -145,42 +177,15 @@ input_from_memory(struct input *in, const char *name, const uint8_t *buf,
 	in->chunk = chunk;
 }
 
-/* The bytes read ahead first, then the input's own reads again. */
-static ssize_t
-read_ahead(struct input *in, uint8_t *buf, size_t cap)
-{
-	size_t n = in->ahead_len - in->ahead_pos;
-
-	if (n == 0) {
-		in->read = in->read_on;
-		return in->read(in, buf, cap);
-	}
-	if (n > cap)
-		n = cap;
-	memcpy(buf, in->ahead + in->ahead_pos, n);
-	in->ahead_pos += n;
-	return (ssize_t)n;
-}
-
 ssize_t
 input_peek(struct input *in, uint8_t *out, size_t n)
 {
-	size_t got = 0;
-	ssize_t r;
-
 	if (n > INPUT_PEEK_MAX)
 		n = INPUT_PEEK_MAX;
-	while (got < n && (r = in->read(in, in->ahead + got, n - got)) != 0) {
-		if (r < 0)
-			return -1;
-		got += (size_t)r;
-	}
-	memcpy(out, in->ahead, got);
-	in->ahead_len = got;
-	in->ahead_pos = 0;
-	in->read_on = in->read;
-	in->read = read_ahead;
-	return (ssize_t)got;
+	if ((in->read == read_first && look_first(in) < 0) || hold(in, n) < 0)
+		return -1;
+	memcpy(out, in->again, in->again_len < n ? in->again_len : n);
+	return (ssize_t)(in->again_len < n ? in->again_len : n);
 }
 
 bool

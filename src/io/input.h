@@ -31,15 +31,14 @@ struct input {
 	int owns_fd;
 	const uint8_t *mem;
 	size_t mem_len, mem_pos, chunk;
-	/* input_peek: bytes read ahead, served again before the rest */
-	ssize_t (*read_on)(struct input *in, uint8_t *buf, size_t cap);
-	uint8_t ahead[INPUT_PEEK_MAX];
-	size_t ahead_len, ahead_pos;
-	/* the file's or the memory's own reads, under a decoder; the first
-	 * bytes they gave, looked at for a magic and read again when plain */
+	/* the file's or the memory's own reads, under a decoder */
 	ssize_t (*source)(struct input *in, uint8_t *buf, size_t cap);
-	uint8_t head[DECOMPRESS_MAGIC_LEN];
-	size_t head_len, head_pos;
+	/* bytes already taken from read_on, handed out again before its
+	 * reads go on: the first bytes, looked at for a magic and read again
+	 * when plain; those input_peek looked at */
+	ssize_t (*read_on)(struct input *in, uint8_t *buf, size_t cap);
+	uint8_t again[INPUT_PEEK_MAX];
+	size_t again_len, again_pos;
 	struct decoder *decoder; /* NULL: not compressed (or not yet read) */
 	struct diag *diag;       /* where damage to compressed data is said;
 	                            NULL: not said, only marked in damaged */
