@@ -108,12 +108,10 @@ compact(struct framer *fr)
 	fr->pos = 0;
 }
 
-/* Make n bytes (n <= cap) available from pos, reading as needed; *avail
- * gets the bytes available, fewer than n only at the end of the input.
- * Returns false after a read error, which it reports. Reads are large: the
- * buffer is compacted before its free tail falls under half its size. */
+/* fill when the bytes are not there yet: reads are large, the buffer
+ * compacted before its free tail falls under half its size. */
 static bool
-fill(struct framer *fr, size_t n, size_t *avail)
+fill_more(struct framer *fr, size_t n, size_t *avail)
 {
 	while (fr->end - fr->pos < n && !fr->eof) {
 		ssize_t got;
@@ -133,6 +131,20 @@ fill(struct framer *fr, size_t n, size_t *avail)
 	}
 	*avail = fr->end - fr->pos;
 	return true;
+}
+
+/* Make n bytes (n <= cap) available from pos, reading as needed; *avail
+ * gets the bytes available, fewer than n only at the end of the input.
+ * Returns false after a read error, which it reports. Inline, for the
+ * bytes are nearly always there: a record is asked for twice. */
+static inline bool
+fill(struct framer *fr, size_t n, size_t *avail)
+{
+	if (fr->end - fr->pos >= n) {
+		*avail = fr->end - fr->pos;
+		return true;
+	}
+	return fill_more(fr, n, avail);
 }
 
 /* ---- damage ---- */
