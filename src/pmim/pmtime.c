@@ -74,19 +74,14 @@ pmtime_stamp(uint32_t pdate, uint32_t time, int64_t per_second, int64_t *stamp)
 }
 
 pm_status
-pmtime_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
-                    int64_t per_second, int64_t *stamp)
+pmtime_midnight_cached(struct date_cache *c, uint32_t pdate)
 {
-	if (!c->valid || c->packed != pdate) {
-		pm_status st = pmtime_stamp(pdate, 0, per_second, &c->midnight);
-		if (st != PM_OK)
-			return st;
-		c->packed = pdate;
-		c->valid = 1;
-	}
-	if ((int64_t)time > 86400 * per_second)
-		return PM_E_BAD_TIME;
-	*stamp = c->midnight + (int64_t)time * (PM_UNITS_PER_SECOND / per_second);
+	pm_status st = pmtime_stamp(pdate, 0, PM_UNITS_PER_SECOND, &c->midnight);
+
+	if (st != PM_OK)
+		return st;
+	c->packed = pdate;
+	c->valid = 1;
 	return PM_OK;
 }
 

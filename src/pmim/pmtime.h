@@ -38,8 +38,24 @@ struct date_cache {
 	int64_t midnight;  /* stamp of packed at 00:00 */
 	int valid;
 };
-pm_status pmtime_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
-                              int64_t per_second, int64_t *stamp);
+/* The cache set to the midnight of pdate, decoded. */
+pm_status pmtime_midnight_cached(struct date_cache *c, uint32_t pdate);
+
+/* The stamp through the cache. Inline, for it is asked twice a part, and
+ * the date is nearly always the one before. */
+static inline pm_status
+pmtime_stamp_cached(struct date_cache *c, uint32_t pdate, uint32_t time,
+                    int64_t per_second, int64_t *stamp)
+{
+	pm_status st;
+
+	if ((!c->valid || c->packed != pdate) && (st = pmtime_midnight_cached(c, pdate)) != PM_OK)
+		return st;
+	if ((int64_t)time > 86400 * per_second)
+		return PM_E_BAD_TIME;
+	*stamp = c->midnight + (int64_t)time * (PM_UNITS_PER_SECOND / per_second);
+	return PM_OK;
+}
 
 /* v % 100 as two digits at p, no terminator. */
 void pmtime_put2(char *p, unsigned v);
