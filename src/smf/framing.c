@@ -342,7 +342,7 @@ cut_short(struct framer *fr, size_t avail, size_t need, const char *what,
 static bool
 wanted(const struct framer *fr, const uint8_t *p, size_t len)
 {
-	return fr->want == NULL ||
+	return fr->want == NULL || fr->content == CONTENT_PM ||
 	       fr->want(p, min_size(len, FR_HEAD_MAX), fr->want_ctx);
 }
 

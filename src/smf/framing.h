@@ -53,7 +53,8 @@ struct fr_record {
 /* Decides from the start of a record (from its RDW on, at most FR_HEAD_MAX
  * bytes) whether it is wanted. For a spanned record the RDW is the one put
  * in front of the joined data, its length zero as not yet known. NULL keeps
- * every record. */
+ * every record; records that hold PM records (CONTENT_PM) are all kept
+ * without asking. */
 typedef bool (*fr_want_fn)(const uint8_t *head, size_t head_len, void *ctx);
 
 /* What the framer must know of the records inside the descriptor words,
