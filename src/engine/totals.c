@@ -197,6 +197,8 @@ static inline void
 add_sums(uint64_t *lo, uint64_t *carry, const uint16_t *slot, size_t from, size_t to,
          const uint64_t *x)
 {
+	/* unrolled: a sum is a few instructions, its loop as many again */
+#pragma GCC unroll 4
 	for (size_t i = from; i < to; i++) {
 		uint64_t v = x[slot[i]], s = lo[i] + v;
 		carry[i] += s < v;
@@ -207,6 +209,7 @@ add_sums(uint64_t *lo, uint64_t *carry, const uint16_t *slot, size_t from, size_
 static inline void
 take_maxes(uint64_t *max, const uint16_t *slot, size_t from, size_t to, const uint64_t *x)
 {
+#pragma GCC unroll 4
 	for (size_t i = from; i < to; i++) {
 		uint64_t v = x[slot[i]];
 		max[i] = v > max[i] ? v : max[i];
