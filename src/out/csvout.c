@@ -58,12 +58,12 @@ row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 		if (c->run[i]) {
 			figures(&c->w, cells + i, c->run[i]);
 			i += c->run[i];
+		} else if (cells[i].kind != SINK_TEXT) {
+			/* a stamp, or none: never quoted, so in place too */
+			figures(&c->w, cells + i, 1);
+			i++;
 		} else {
-			char buf[CELL_FORMAT_MAX];
-			size_t n;
-			const char *text = cell_bytes(&cells[i], buf, &n);
-
-			csvw_text(&c->w, text, n);
+			csvw_text(&c->w, cells[i].v.text.s, cells[i].v.text.n);
 			i++;
 		}
 	csvw_end_row(&c->w);
