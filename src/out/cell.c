@@ -40,12 +40,12 @@ cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead)
 		uint64_t scaled;
 		unsigned decimals;
 
-		/* the usual figures inline, through one fmtnum_point; the rest
-		 * through cell_format */
+		/* the usual figures inline, through one fmtnum_point (which
+		 * takes up to 7 decimals inline); the rest through cell_format */
 		if (c[i].kind == SINK_INTEGER) {
 			scaled = c[i].v.integer;
 			decimals = 0;
-		} else if (c[i].kind == SINK_FRACTION && c[i].decimals < 20 &&
+		} else if (c[i].kind == SINK_FRACTION && c[i].decimals < 8 &&
 		           fmtnum_ratio_scaled(c[i].v.fraction.num, c[i].v.fraction.den,
 		                               c[i].decimals, &scaled)) {
 			decimals = c[i].decimals;
