@@ -27,6 +27,20 @@ cell_format(const struct sink_cell *c, char *out)
 	return 0;
 }
 
+size_t
+cell_stamp(const struct sink_cell *c, char *out, struct cell_stamp_memo *m)
+{
+	if (m->n == 0 || m->at != c->v.stamp.at || m->zone != c->v.stamp.zone ||
+	    m->decimals != c->decimals) {
+		m->n = (uint8_t)cell_format(c, m->text);
+		m->at = c->v.stamp.at;
+		m->zone = c->v.stamp.zone;
+		m->decimals = c->decimals;
+	}
+	memcpy(out, m->text, TZONE_TEXT_MS);
+	return m->n;
+}
+
 char *
 cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead)
 {
