@@ -1,6 +1,8 @@
 /* fmtnum.c: hand-written number formatting. See fmtnum.h.
  *
- * Digits are made eight at a time in the lanes of a 64-bit word and
+ * Digits are taken four at a time from a table (40 KiB: fewer
+ * instructions than working them out in the lanes of a word, and faster
+ * for all the misses of the data cache), eight to a 64-bit word, and
  * stored whole into their final place (fmtnum.h): the length of a number
  * is known before its first digit is written. Everything that fits 64
  * bits stays in 64-bit arithmetic; 128 bits only where a figure needs
@@ -19,6 +21,61 @@ const uint64_t fmtnum_pow10[20] = {
 	10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
 	10000000000000000000ULL
 };
+
+/* Lane values, not bytes: fmtnum_put_word stores them in memory order on
+ * either byte order. */
+#define Q(i) ((uint32_t)('0' + (i) / 1000) | (uint32_t)('0' + (i) / 100 % 10) << 8 | \
+	(uint32_t)('0' + (i) / 10 % 10) << 16 | (uint32_t)('0' + (i) % 10) << 24)
+#define Q10(i) Q(i), Q(i + 1), Q(i + 2), Q(i + 3), Q(i + 4), Q(i + 5), Q(i + 6), \
+	Q(i + 7), Q(i + 8), Q(i + 9)
+#define Q100(i) Q10(i), Q10(i + 10), Q10(i + 20), Q10(i + 30), Q10(i + 40), \
+	Q10(i + 50), Q10(i + 60), Q10(i + 70), Q10(i + 80), Q10(i + 90)
+#define Q1000(i) Q100(i), Q100(i + 100), Q100(i + 200), Q100(i + 300), Q100(i + 400), \
+	Q100(i + 500), Q100(i + 600), Q100(i + 700), Q100(i + 800), Q100(i + 900)
+const uint32_t fmtnum_quads[10000] = {
+	Q1000(0), Q1000(1000), Q1000(2000), Q1000(3000), Q1000(4000),
+	Q1000(5000), Q1000(6000), Q1000(7000), Q1000(8000), Q1000(9000)
+};
+
+/* fmtnum_point of any figure: below 10**16 with at most 8 decimals, its
+ * length told by the leading zeros of its words; else counted first. */
+size_t
+fmtnum_point_rest(char *out, uint64_t scaled, unsigned decimals)
+{
+	uint64_t hi = scaled / 100000000, w;
+	uint64_t lo = fmtnum_digits8((uint32_t)(scaled - hi * 100000000));
+	unsigned len;
+
+	if (hi == 0 && decimals < 8) {
+		/* the last digit counts, zero or not */
+		len = 8 - fmtnum_zeros(lo | UINT64_C(1) << 56);
+		len = len > decimals ? len : decimals + 1;
+		fmtnum_put_word(out, lo >> 8 * (8 - len));
+	} else if (hi != 0 && hi < 100000000 && decimals <= 8) {
+		if (hi < 10000) {
+			w = fmtnum_digits4((uint32_t)hi);
+			len = 12 - fmtnum_zeros(w);
+			fmtnum_put_word(out, w >> 8 * (12 - len));
+		} else {
+			w = fmtnum_digits8((uint32_t)hi);
+			len = 16 - fmtnum_zeros(w);
+			fmtnum_put_word(out, w >> 8 * (16 - len));
+		}
+		fmtnum_put_word(out + len - 8, lo);
+	} else {
+		len = fmtnum_ndigits(scaled);
+		len = len > decimals ? len : decimals + 1;
+		fmtnum_put_len(out, scaled, len, lo);
+	}
+	if (decimals == 0)
+		return len;
+	if (decimals <= 8)
+		fmtnum_put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
+	else
+		fmtnum_put_len(out + len - decimals + 1, scaled, decimals, lo);
+	out[len - decimals] = '.';
+	return len + 1;
+}
 
 size_t
 fmt_u64(char *out, uint64_t v)

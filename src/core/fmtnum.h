@@ -6,6 +6,7 @@
 #ifndef FMTNUM_H
 #define FMTNUM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -43,31 +44,24 @@ fmtnum_ndigits(uint64_t v)
 	return n ? n : 1;
 }
 
+/* The four digits of each v < 10**4 as the four bytes of a number, the
+ * first digit lowest (fmtnum.c). */
+extern const uint32_t fmtnum_quads[10000];
+
 /* The 8 digits of v < 10**8, zeros in front, as the bytes of a word in
- * little-endian order, first digit lowest: all of them at once, in lanes
- * of the word (v / 10**4 and v % 10**4, then / 100 and % 100 in each
- * half, then / 10 and % 10 in each quarter), by multiplications that
- * cannot carry from one lane into the next. */
+ * little-endian order, first digit lowest: v / 10**4 and v % 10**4 by a
+ * multiplication, then four digits at a time from the table. */
 static inline __attribute__((always_inline)) uint64_t
 fmtnum_digits8(uint32_t v)
 {
-	uint64_t m = v / 10000 | (uint64_t)(v % 10000) << 32;
-	uint64_t h = (m * 10486 >> 20) & UINT64_C(0x0000007F0000007F);
-
-	m = (m - 100 * h) << 16 | h;
-	h = (m * 103 >> 10) & UINT64_C(0x000F000F000F000F);
-	return (m - 10 * h) << 8 | h | UINT64_C(0x3030303030303030);
+	return fmtnum_quads[v / 10000] | (uint64_t)fmtnum_quads[v % 10000] << 32;
 }
 
-/* fmtnum_digits8 of v < 10**4, but for the four leading zeros: the same
- * lanes, from the halves on. */
+/* fmtnum_digits8 of v < 10**4, but for the four leading zeros. */
 static inline __attribute__((always_inline)) uint64_t
 fmtnum_digits4(uint32_t v)
 {
-	uint64_t m = v / 100 | (uint64_t)(v % 100) << 16;
-	uint64_t h = (m * 103 >> 10) & UINT64_C(0x000F000F);
-
-	return (m - 10 * h) << 8 | h | UINT64_C(0x30303030);
+	return fmtnum_quads[v];
 }
 
 /* The word of fmtnum_digits8 at p, in memory order on either byte order. */
@@ -112,47 +106,70 @@ fmtnum_zeros(uint64_t w)
 	return (unsigned)__builtin_ctzll(w ^ UINT64_C(0x3030303030303030)) >> 3;
 }
 
+/* What fmtnum_point (below) leaves to a call: any scaled, decimals below
+ * 20. */
+size_t fmtnum_point_rest(char *out, uint64_t scaled, unsigned decimals);
+
 /* scaled, the value times 10**decimals (below 20), with the point: all
  * its digits (at least one before the point), then the fraction's again a
  * place further, and the point in the gap, without dividing by
- * 10**decimals. Below 10**16 with at most 8 decimals, the usual figure,
- * its length is told by the leading zeros of its words. */
+ * 10**decimals. Inline for the usual figure, below 10**12 with at most 7
+ * decimals: its 12 digits are a word of 4 and a word of 8, and its length
+ * is told by the leading zeros of the first that has a digit other than
+ * zero. */
 static inline __attribute__((always_inline)) size_t
 fmtnum_point(char *out, uint64_t scaled, unsigned decimals)
 {
-	uint64_t hi = scaled / 100000000, w;
-	uint64_t lo = fmtnum_digits8((uint32_t)(scaled - hi * 100000000));
+	uint64_t hi, lo;
 	unsigned len;
 
-	if (hi == 0 && decimals < 8) {
+	if (scaled >= UINT64_C(1000000000000) || decimals >= 8)
+		return fmtnum_point_rest(out, scaled, decimals);
+	hi = scaled / 100000000;
+	lo = fmtnum_digits8((uint32_t)(scaled - hi * 100000000));
+	if (hi != 0) {
+		uint64_t w = fmtnum_digits4((uint32_t)hi);
+		unsigned z = fmtnum_zeros(w);
+
+		len = 12 - z;
+		fmtnum_put_word(out, w >> 8 * z);
+		fmtnum_put_word(out + len - 8, lo);
+	} else {
 		/* the last digit counts, zero or not */
 		len = 8 - fmtnum_zeros(lo | UINT64_C(1) << 56);
 		len = len > decimals ? len : decimals + 1;
 		fmtnum_put_word(out, lo >> 8 * (8 - len));
-	} else if (hi != 0 && hi < 100000000 && decimals <= 8) {
-		if (hi < 10000) {
-			w = fmtnum_digits4((uint32_t)hi);
-			len = 12 - fmtnum_zeros(w);
-			fmtnum_put_word(out, w >> 8 * (12 - len));
-		} else {
-			w = fmtnum_digits8((uint32_t)hi);
-			len = 16 - fmtnum_zeros(w);
-			fmtnum_put_word(out, w >> 8 * (16 - len));
-		}
-		fmtnum_put_word(out + len - 8, lo);
-	} else {
-		len = fmtnum_ndigits(scaled);
-		len = len > decimals ? len : decimals + 1;
-		fmtnum_put_len(out, scaled, len, lo);
 	}
 	if (decimals == 0)
 		return len;
-	if (decimals <= 8)
-		fmtnum_put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
-	else
-		fmtnum_put_len(out + len - decimals + 1, scaled, decimals, lo);
+	fmtnum_put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
 	out[len - decimals] = '.';
 	return len + 1;
+}
+
+/* num / den times 10**decimals (below 20), rounded half up, into *scaled:
+ * the figure fmtnum_point writes, while one division in 64 bits gives it
+ * (none when den is a power of ten); false, and *scaled unset, when it
+ * does not. */
+static inline __attribute__((always_inline)) bool
+fmtnum_ratio_scaled(uint64_t num, uint64_t den, unsigned decimals, uint64_t *scaled)
+{
+	/* 10**k has k trailing zero bits */
+	unsigned k = (unsigned)__builtin_ctzll(den);
+	uint64_t t;
+
+	if (__builtin_mul_overflow(num, fmtnum_pow10[decimals], &t))
+		return false;
+	/* den 10**k, k <= decimals (1 among them): exact, without dividing,
+	 * which costs more than the rest of a figure */
+	if (k <= decimals && den == fmtnum_pow10[k]) {
+		*scaled = num * fmtnum_pow10[decimals - k];
+		return true;
+	}
+	if (__builtin_add_overflow(t, den / 2, &t))
+		return false;
+	*scaled = t / den;
+	return true;
 }
 
 /* fmt_ratio: one division while num * 10**decimals + den / 2 fits 64
@@ -161,19 +178,10 @@ fmtnum_point(char *out, uint64_t scaled, unsigned decimals)
 static inline size_t
 fmt_ratio_inline(char *out, uint64_t num, uint64_t den, unsigned decimals)
 {
-	uint64_t t;
+	uint64_t scaled;
 
-	if (decimals < 20 && !__builtin_mul_overflow(num, fmtnum_pow10[decimals], &t)) {
-		/* 10**k has k trailing zero bits */
-		unsigned k = (unsigned)__builtin_ctzll(den);
-
-		/* den 10**k, k <= decimals (1 among them): exact, without
-		 * dividing, which costs more than the rest of a figure */
-		if (k <= decimals && den == fmtnum_pow10[k])
-			return fmtnum_point(out, num * fmtnum_pow10[decimals - k], decimals);
-		if (!__builtin_add_overflow(t, den / 2, &t))
-			return fmtnum_point(out, t / den, decimals);
-	}
+	if (decimals < 20 && fmtnum_ratio_scaled(num, den, decimals, &scaled))
+		return fmtnum_point(out, scaled, decimals);
 	return fmt_ratio_rest(out, num, den, decimals);
 }
 

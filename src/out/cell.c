@@ -27,22 +27,51 @@ cell_format(const struct sink_cell *c, char *out)
 	return 0;
 }
 
+size_t
+cell_stamp(const struct sink_cell *c, char *out, struct cell_stamp_memo *m)
+{
+	if (m->n == 0 || m->at != c->v.stamp.at || m->zone != c->v.stamp.zone ||
+	    m->decimals != c->decimals) {
+		m->n = (uint8_t)cell_format(c, m->text);
+		m->at = c->v.stamp.at;
+		m->zone = c->v.stamp.zone;
+		m->decimals = c->decimals;
+	}
+	memcpy(out, m->text, TZONE_TEXT_MS);
+	return m->n;
+}
+
 char *
 cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead)
 {
+	if (n == 0)
+		return p;
+	/* each cell followed by sep, the last one's left past the end: no
+	 * test of the first cell in the loop */
+	*p = sep;
+	p += lead;
 	for (size_t i = 0; i < n; i++) {
-		if (i || lead)
-			*p++ = sep;
-		/* the usual figures inline, the rest through cell_format */
-		if (c[i].kind == SINK_FRACTION)
-			p += fmt_ratio_inline(p, c[i].v.fraction.num, c[i].v.fraction.den,
-			                      c[i].decimals);
-		else if (c[i].kind == SINK_INTEGER)
-			p += fmtnum_point(p, c[i].v.integer, 0);
-		else
+		uint64_t scaled;
+		unsigned decimals;
+
+		/* the usual figures inline, through one fmtnum_point (which
+		 * takes up to 7 decimals inline); the rest through cell_format */
+		if (c[i].kind == SINK_INTEGER) {
+			scaled = c[i].v.integer;
+			decimals = 0;
+		} else if (c[i].kind == SINK_FRACTION && c[i].decimals < 8 &&
+		           fmtnum_ratio_scaled(c[i].v.fraction.num, c[i].v.fraction.den,
+		                               c[i].decimals, &scaled)) {
+			decimals = c[i].decimals;
+		} else {
 			p += cell_format(&c[i], p);
+			*p++ = sep;
+			continue;
+		}
+		p += fmtnum_point(p, scaled, decimals);
+		*p++ = sep;
 	}
-	return p;
+	return p - 1;
 }
 
 const char *

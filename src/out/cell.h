@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/fmtnum.h"
 #include "core/tzone.h"
@@ -17,6 +18,20 @@
 /* A cell that is not text, written into out (CELL_FORMAT_MAX bytes, which
  * may all be overwritten); returns its length. */
 size_t cell_format(const struct sink_cell *c, char *out);
+
+/* The last stamp a writer formatted, copied when the next one is the
+ * same: a row's start is most often the end of the row before. Zeroed,
+ * it holds none. */
+struct cell_stamp_memo {
+	int64_t at;
+	const struct tzone *zone;
+	uint8_t decimals;
+	uint8_t n;          /* 0: none held */
+	char text[TZONE_TEXT_MS];
+};
+
+/* cell_format of a stamp cell through the memo m. */
+size_t cell_stamp(const struct sink_cell *c, char *out, struct cell_stamp_memo *m);
 
 /* The n cells c[0..n) that are not text at p, each after sep but the
  * first (it too when lead), as cell_format writes them; p needs n *

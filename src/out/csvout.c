@@ -12,6 +12,7 @@ struct csvout {
 	const struct sink_column *cols;
 	size_t ncols;
 	size_t *run;   /* of each column: numeric columns from it on, 0 for text */
+	struct cell_stamp_memo memo;
 };
 
 static pm_status
@@ -48,6 +49,21 @@ figures(struct csvw *w, const struct sink_cell *cells, size_t n)
 	w->len = (size_t)(p - w->line);
 }
 
+/* A stamp is never quoted: in place too. */
+static void
+stamp(struct csvout *c, const struct sink_cell *cell)
+{
+	struct csvw *w = &c->w;
+	char *p;
+
+	if (!csvw_reserve(w, CELL_FORMAT_MAX + 1))
+		return;
+	p = w->line + w->len;
+	if (w->fields++)
+		*p++ = ',';
+	w->len = (size_t)(p - w->line) + cell_stamp(cell, p, &c->memo);
+}
+
 static void
 row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 {
@@ -58,12 +74,14 @@ row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 		if (c->run[i]) {
 			figures(&c->w, cells + i, c->run[i]);
 			i += c->run[i];
+		} else if (cells[i].kind == SINK_STAMP) {
+			stamp(c, &cells[i]);
+			i++;
+		} else if (cells[i].kind != SINK_TEXT) {
+			figures(&c->w, cells + i, 1);
+			i++;
 		} else {
-			char buf[CELL_FORMAT_MAX];
-			size_t n;
-			const char *text = cell_bytes(&cells[i], buf, &n);
-
-			csvw_text(&c->w, text, n);
+			csvw_text(&c->w, cells[i].v.text.s, cells[i].v.text.n);
 			i++;
 		}
 	csvw_end_row(&c->w);

@@ -1,7 +1,9 @@
 /* csvw.c: CSV rows through libcsv. See csvw.h. */
 #include <csv.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "out/csvw.h"
 
@@ -86,12 +88,32 @@ csvw_text(struct csvw *w, const char *s, size_t n)
 		w->len += csv_write(w->line + w->len, 2 * n + 2, s, n);
 }
 
+/* A block goes past the stream's buffer, which would only copy it (the
+ * stream's own bytes first); a stream without a descriptor, and the last
+ * short block, through fwrite. */
 static void
 write_held(struct csvw *w)
 {
-	if (w->len && fwrite(w->line, 1, w->len, w->fp) != w->len)
-		w->failed = 1;
+	const char *p = w->line;
+	size_t n = w->len;
+	int fd = fileno(w->fp);
+
 	w->len = 0;
+	if (n >= CSVW_BLOCK && fd >= 0 && fflush(w->fp) == 0) {
+		while (n > 0) {
+			ssize_t k = write(fd, p, n);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				w->failed = 1;
+				return;
+			}
+			p += k;
+			n -= (size_t)k;
+		}
+	} else if (n && fwrite(p, 1, n, w->fp) != n) {
+		w->failed = 1;
+	}
 }
 
 void

@@ -446,31 +446,36 @@ metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
 	}
 }
 
-/* One column of metric_frame_figures. */
+/* One column of metric_frame_figures; x and have are the frame's, in
+ * locals: a store into the cell's bytes could change them, to the
+ * compiler. */
 static inline void
 frame_figure(const struct metric_one *o, const struct metric_fmt *f,
              const struct metric_cell *cell, const struct metric_frame *fr,
-             struct sink_cell *out)
+             const uint64_t *x, unsigned have, struct sink_cell *out)
 {
-	uint64_t n, b, num, den = o->den_factor;
+	uint64_t n, b = 1, num, den = o->den_factor;
 
 	if (o->how == ONE_ENGINE) {
 		engine_frame_figure(f, cell, fr, out);
 		return;
 	}
-	out->kind = SINK_EMPTY;
-	if ((fr->have & o->need) != o->need)
+	if ((have & o->need) != o->need) {
+		out->kind = SINK_EMPTY;
 		return;
-	n = fr->x[o->n];
+	}
+	n = x[o->n];
 	if (o->how == ONE_INTEGER) {
-		out->kind = SINK_INTEGER;
 		out->v.integer = n;
+		out->kind = SINK_INTEGER;
 		return;
 	}
 	if (o->how == ONE_BASE) {
-		b = fr->x[o->b];
-		if (b == 0)
+		b = x[o->b];
+		if (b == 0) {
+			out->kind = SINK_EMPTY;
 			return;
+		}
 		if (__builtin_mul_overflow(b, o->den_factor, &den)) {
 			engine_frame_figure(f, cell, fr, out);
 			return;
@@ -487,8 +492,11 @@ metric_frame_figures(const struct metric_one *o, const struct metric_fmt *f,
                      const struct metric_cell *cell, size_t n,
                      const struct metric_frame *fr, struct sink_cell *out)
 {
+	const uint64_t *x = fr->x;
+	unsigned have = fr->have;
+
 	for (size_t i = 0; i < n; i++)
-		frame_figure(&o[i], &f[i], &cell[i], fr, &out[i]);
+		frame_figure(&o[i], &f[i], &cell[i], fr, x, have, &out[i]);
 }
 
 void

@@ -194,6 +194,25 @@ START_TEST(ratio_one_division)
 }
 END_TEST
 
+/* Below 10**12 with at most 7 decimals a figure is written inline, as a
+ * word of 4 digits and a word of 8; the rest by a call: both sides of
+ * each edge. */
+START_TEST(point_inline_edges)
+{
+	ck_assert_str_eq(z(fmt_u64(buf, 99999999)), "99999999");
+	ck_assert_str_eq(z(fmt_u64(buf, 100000000)), "100000000");
+	ck_assert_str_eq(z(fmt_u64(buf, 999999999999ULL)), "999999999999");
+	ck_assert_str_eq(z(fmt_u64(buf, 1000000000000ULL)), "1000000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 999999999999ULL, 10000000, 7)), "99999.9999999");
+	ck_assert_str_eq(z(fmt_ratio(buf, 100000, 1, 7)), "100000.0000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 10000000, 7)), "0.0000001");
+	ck_assert_str_eq(z(fmt_ratio(buf, 1, 100000000, 8)), "0.00000001");
+	ck_assert_str_eq(z(fmt_ratio(buf, 9999, 1000, 7)), "9.9990000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 10000, 1000, 3)), "10.000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 2, 3, 7)), "0.6666667");
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -206,6 +225,7 @@ unit_suite(void)
 	tcase_add_test(tc, digit_lanes);
 	tcase_add_test(tc, ratio_boundaries);
 	tcase_add_test(tc, ratio_one_division);
+	tcase_add_test(tc, point_inline_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }
