@@ -481,40 +481,53 @@ to_double(counter_u128 v)
 	return v >> 64 ? (double)v : (double)(uint64_t)v;
 }
 
+/* An elapsed time's window into its accumulator (a raw count of D - N),
+ * and the window's own value; false when it has none. */
+static bool
+add_elapsed(struct stat *st, const struct series_value *v, counter_u128 *num,
+            counter_u128 *den)
+{
+	const struct counter_window *w = &v->w;
+	struct counter_window x;
+
+	if (st->tb == 0)
+		st->tb = w->tb;  /* the clock of the first that has one */
+	/* an elapsed time never started, after its sample, or in another
+	 * clock has no value */
+	if (v->reset || w->n == 0 || w->n > w->d || w->tb == 0 || w->tb != st->tb) {
+		counter_acc_add_none(&st->acc);
+		return false;
+	}
+	x = (struct counter_window){ .n = w->d - w->n };
+	return counter_acc_add(&st->acc, &x) == PM_OK &&
+	       counter_window_fraction(CT_PERF_ELAPSED_TIME, w, num, den) == PM_OK;
+}
+
 /* The value of one window, for the least and the largest. */
 static void
 add_value(struct stat *st, const struct bound *b, const struct series_value *v)
 {
 	counter_u128 num, den;
 	double x;
-
-	struct counter_window w = v->w;
 	bool elapsed = b->type == CT_PERF_ELAPSED_TIME;
 
 	if (!st->typed) {
 		st->type = b->type;
-		st->tb = w.tb;
+		st->tb = v->w.tb;
 		counter_acc_init(&st->acc, elapsed ? CT_PERF_COUNTER_LARGE_RAWCOUNT : b->type);
 		st->typed = true;
 	}
 	if (st->type != b->type)
 		return;  /* one counter name, two types: the first kept */
-	if (elapsed && st->tb == 0)
-		st->tb = w.tb;  /* the clock of the first that has one */
-	/* an elapsed time never started, after its sample, or in another
-	 * clock has no value */
-	bool none = v->reset || (elapsed && (w.n == 0 || w.n > w.d || w.tb == 0 ||
-	                                     w.tb != st->tb));
-
-	if (none) {
+	if (elapsed) {
+		if (!add_elapsed(st, v, &num, &den))
+			return;
+	} else if (v->reset) {
 		counter_acc_add_none(&st->acc);
 		return;
-	}
-	if (elapsed)
-		w = (struct counter_window){ .n = v->w.d - v->w.n };
-	if (counter_acc_add(&st->acc, &w) != PM_OK ||
-	    counter_window_fraction(b->type, &v->w, &num, &den) != PM_OK)
+	} else if (counter_acc_add_fraction(&st->acc, &v->w, &num, &den) != PM_OK) {
 		return;
+	}
 	x = to_double(num) / to_double(den);
 	if (!st->ranged || x < st->lo_v)
 		st->lo = v->w, st->lo_v = x;
