@@ -55,6 +55,7 @@ struct known {
  * the same again. */
 struct known_defs {
 	bool set;
+	uint64_t number;     /* what the objects it gives are numbered */
 	uint32_t title, num_counters;
 	size_t header_length, checked_len, len;
 	uint8_t *bytes;
@@ -105,6 +106,7 @@ struct wp_walker {
 	uint32_t *known_slots;  /* known + 1, 0 free; a power of two */
 	size_t known_slots_cap;
 	struct known_defs defs[KNOWN_DEFS];
+	uint64_t ndefs;      /* definitions numbered so far */
 };
 
 
@@ -419,18 +421,18 @@ remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
 		return;
 	memcpy(k->bytes, ob.p + oh->header_length, len);
 	memcpy(k->counters, c, oh->num_counters * sizeof *c);
-	*k = (struct known_defs){ true, oh->title, oh->num_counters, oh->header_length, ob.len,
-	                          len, k->bytes, k->bytes_cap, k->counters, k->counters_cap,
-	                          nodata, unknown };
+	*k = (struct known_defs){ true, ++w->ndefs, oh->title, oh->num_counters,
+	                          oh->header_length, ob.len, len, k->bytes, k->bytes_cap,
+	                          k->counters, k->counters_cap, nodata, unknown };
 }
 
 /* The counter definitions of object o (span ob), from HeaderLength on, each
  * ByteLength long; a base pairs with the shown counter before it. The
  * objects of a snapshot are mostly those of the one before: definitions
- * known by their bytes are not walked again. */
+ * known by their bytes are not walked again. *number: theirs (block.h). */
 static bool
 walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
-                 const struct wp_object_head *oh, struct wp_fault *f)
+                 const struct wp_object_head *oh, uint64_t *number, struct wp_fault *f)
 {
 	size_t at = oh->header_length, first = w->ncounters;
 	struct known_defs *k = known_defs_of(w, oh);
@@ -441,8 +443,10 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 	if (!grow_table((void **)&w->counters, &w->counters_cap, first + oh->num_counters,
 	          sizeof *w->counters))
 		return fail(f, NULL, 0);
-	if (defs_known(w, k, ob, oh))
+	if (defs_known(w, k, ob, oh)) {
+		*number = k->number;
 		return true;
+	}
 	for (uint32_t i = 0; i < oh->num_counters; i++, at += d.byte_length) {
 		if (!le_u32(ob, at, &d.byte_length) || !le_u32(ob, at + 4, &d.title) ||
 		    !le_u32(ob, at + 28, &d.type) || !le_u32(ob, at + 32, &d.size) ||
@@ -460,6 +464,7 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 	}
 	remember_defs(w, k, ob, oh, at - oh->header_length, w->snap.nodata - nodata,
 	              w->snap.unknown - unknown);
+	*number = k->set ? k->number : 0;
 	return true;
 }
 
@@ -564,6 +569,7 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	const char *rule;
 	uint32_t cb_len;
 	size_t i = w->snap.nobjects;
+	uint64_t defs;
 
 	if (ob_at > b.len || !read_object_head(ob, &oh))
 		return fail(f, "object: SizeOf <= DefinitionLength <= TotalByteLength <= bufSize", ob_at);
@@ -573,7 +579,7 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	if (!grow_table((void **)&w->objects, &w->objects_cap, i + 1, sizeof *w->objects) ||
 	    !grow_table((void **)&w->at, &w->at_cap, w->objects_cap, sizeof *w->at))
 		return fail(f, NULL, 0);
-	if (!walk_definitions(w, ob, ob_at, &oh, f))
+	if (!walk_definitions(w, ob, ob_at, &oh, &defs, f))
 		return false;
 	if (oh.num_instances == WP_NO_INSTANCES) {
 		if (!read_counter_block(w, ob, ob_at, oh.definition_length, at.counter,
@@ -584,7 +590,7 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	}
 	w->objects[i] = (struct wp_object){
 		oh.title, oh.num_instances, oh.codepage, oh.perf_time, oh.perf_freq,
-		oh.num_counters, NULL, w->ninstances - at.instance, NULL, NULL };
+		oh.num_counters, NULL, w->ninstances - at.instance, NULL, NULL, defs };
 	w->at[i] = at;
 	w->snap.nobjects++;
 	*length = oh.total_length;

@@ -26,16 +26,30 @@ struct last {
 	char *object, *counter, *instance;
 };
 
+/* An object of a system's previous snapshot, by its place in the list:
+ * its title, its definitions' number (block.h), its instances and the
+ * place of its first value. An object of the next snapshot that is all
+ * of these has its series where that one's were, once each row's
+ * instance is found to be the same. */
+struct laid {
+	uint32_t title;
+	int32_t num_instances;
+	uint64_t defs;
+	size_t ninstances, at;
+};
+
 /* A system's previous snapshot: its clocks, its number (1.., 0 none),
- * and the series at each place of its values (series + 1, 0 none): a
+ * the series at each place of its values (series + 1, 0 none): a
  * snapshot of the same layout finds its series there, checked, without
- * the index. */
+ * the index; and its objects (none until a snapshot was cooked whole). */
 struct system {
 	int64_t time;
 	uint64_t perf_time, time_100ns;
 	uint64_t serial;
 	uint32_t *at;
 	size_t at_cap;
+	struct laid *laid;
+	size_t nlaid, laid_cap;
 };
 
 struct wp_cook {
@@ -79,8 +93,10 @@ wp_cook_close(struct wp_cook *c)
 		if (c->last[i].own_instance)
 			free(c->last[i].instance);
 	}
-	for (size_t i = 0; i < c->nsys; i++)
+	for (size_t i = 0; i < c->nsys; i++) {
 		free(c->sys[i].at);
+		free(c->sys[i].laid);
+	}
 	free(c->cat);
 	free(c->last);
 	free(c->index);
@@ -282,9 +298,38 @@ is_series(const struct wp_cook *c, uint32_t id, const struct key *k, uint32_t ra
 	return true;
 }
 
+/* The value of shown counter ci (ct) of the instance row of values row,
+ * series id, into *v; whether there is one (none: no previous sample for
+ * a two-sample type). */
+static inline __attribute__((always_inline)) bool
+cook_value(struct wp_cook *c, const struct wp_snapshot *s, const struct system *y,
+           bool back, uint32_t id, const struct wp_object *o, const uint64_t *row,
+           size_t ci, const struct wp_counter *ct, struct series_value *v)
+{
+	struct last *l = &c->last[id];
+	const struct counter_type_info *ti = l->ti;
+	enum counter_type type = c->cat[id].type;
+	struct counter_sample x = sample_of(s, o, row, ci, ct, ti);
+	bool emitted = false;
+
+	*v = (struct series_value){ .series = id, .two = ti->two_samples };
+	if (!ti->two_samples) {
+		(void)counter_window_of(type, NULL, &x, &v->w);
+		emitted = true;
+	} else if (y->serial && l->serial == y->serial) {
+		v->reset = back || counter_window_of(type, &l->s, &x, &v->w) != PM_OK;
+		c->resets += v->reset;
+		emitted = true;
+	}
+	v->w.when = (uint64_t)s->time;
+	l->s = x;
+	l->serial = y->serial + 1;
+	return emitted;
+}
+
 /* One shown counter ci (ct) of the instance row of values row, at place
- * p of the system's values: its value or window into *v, and whether
- * there is one (none: no previous sample for a two-sample type). */
+ * p of the system's values: its series found, checked against the one at
+ * p, then its value or window into *v, and whether there is one. */
 static pm_status
 cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
              bool back, const struct key *k, const char **instance, size_t p,
@@ -293,8 +338,6 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
 {
 	const struct counter_type_info *ti;
 	enum counter_type type;
-	struct counter_sample x;
-	struct last *l;
 	uint32_t id = y->at[p] - 1;
 	pm_status st;
 
@@ -308,23 +351,33 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
 			return st;
 		y->at[p] = id + 1;
 	}
-	l = &c->last[id];
-	ti = l->ti;
-	type = c->cat[id].type;
-	x = sample_of(s, o, row, ci, ct, ti);
-	*v = (struct series_value){ .series = id, .two = ti->two_samples };
-	if (!ti->two_samples) {
-		(void)counter_window_of(type, NULL, &x, &v->w);
-		*emitted = true;
-	} else if (y->serial && l->serial == y->serial) {
-		v->reset = back || counter_window_of(type, &l->s, &x, &v->w) != PM_OK;
-		c->resets += v->reset;
-		*emitted = true;
-	}
-	v->w.when = (uint64_t)s->time;
-	l->s = x;
-	l->serial = y->serial + 1;
+	*emitted = cook_value(c, s, y, back, id, o, row, ci, ct, v);
 	return PM_OK;
+}
+
+/* Whether object i of snapshot s, its first value at place p, is the
+ * system's previous snapshot's object i, with the same definitions. */
+static bool
+same_object(const struct system *y, size_t had, size_t i, const struct wp_object *o, size_t p)
+{
+	const struct laid *d = &y->laid[i];
+
+	return i < had && o->defs && d->defs == o->defs && d->title == o->title &&
+	       d->num_instances == o->num_instances && d->ninstances == o->ninstances &&
+	       d->at == p;
+}
+
+/* Whether the row of object o at place p, of the previous snapshot's
+ * object there, was of the instance named name: then each of its shown
+ * counters has its series at its place. */
+static bool
+same_row(const struct wp_cook *c, const struct system *y, const struct wp_object *o,
+         size_t p, const char *name)
+{
+	for (size_t ci = 0; ci < o->ncounters; ci++)
+		if (o->counters[ci].role == WP_SHOWN)
+			return y->at[p + ci] && strcmp(c->cat[y->at[p + ci] - 1].instance, name) == 0;
+	return true;
 }
 
 pm_status
@@ -333,29 +386,40 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 	struct series_frame f;
 	struct system *y;
 	uint32_t source;
-	size_t n = 0, p = 0, places = values_in(s);
+	size_t n = 0, p = 0, places = values_in(s), had;
 	bool back;
 	pm_status st;
 
 	if ((st = sources_intern(c->src, s->system, strlen(s->system), &source)) != PM_OK)
 		return st;
 	if (!(y = system_of(c, source, places)) ||
-	    !grow_table((void **)&c->vals, &c->vcap, places, sizeof *c->vals))
+	    !grow_table((void **)&c->vals, &c->vcap, places, sizeof *c->vals) ||
+	    !grow_table((void **)&y->laid, &y->laid_cap, s->nobjects, sizeof *y->laid))
 		return PM_E_NOMEM;
+	had = y->nlaid;
+	y->nlaid = 0;  /* until this snapshot is cooked whole */
 	back = y->serial && went_back(y, s);
 	for (size_t i = 0; i < s->nobjects; i++) {
 		const struct wp_object *o = &s->objects[i];
 		size_t rows = o->num_instances == WP_NO_INSTANCES ? 1 : o->ninstances;
+		bool same = same_object(y, had, i, o, p);
+		y->laid[i] = (struct laid){ o->title, o->num_instances, o->defs, o->ninstances, p };
 		for (size_t r = 0; r < rows; r++) {
 			struct key k = { source, o->title, 0,
 			                 o->ninstances ? o->instances[r].name : "" };
 			const uint64_t *row = o->values + r * o->ncounters;
 			const char *instance = NULL;
+			bool known = same && same_row(c, y, o, p, k.instance);
 			for (size_t ci = 0; ci < o->ncounters; ci++, p++) {
 				const struct wp_counter *ct = &o->counters[ci];
 				bool emitted;
 				if (ct->role != WP_SHOWN)
 					continue;  /* a base, or a type without a value */
+				if (known) {
+					n += cook_value(c, s, y, back, y->at[p] - 1, o, row, ci, ct,
+					                &c->vals[n]);
+					continue;
+				}
 				k.counter = ct->title;
 				if ((st = cook_counter(c, s, y, back, &k, &instance, p, o, row, ci,
 				                       ct, &c->vals[n], &emitted)) != PM_OK)
@@ -364,6 +428,7 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 			}
 		}
 	}
+	y->nlaid = s->nobjects;
 	f = (struct series_frame){ .source = source, .input = input, .start = y->serial ? y->time : s->time,
 	                           .end = s->time, .v = c->vals, .n = n,
 	                           .catalogue = c->cat, .nseries = c->n };
