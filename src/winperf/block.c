@@ -105,6 +105,9 @@ struct wp_walker {
 	size_t nknown_bytes, known_bytes_cap;
 	uint32_t *known_slots;  /* known + 1, 0 free; a power of two */
 	size_t known_slots_cap;
+	size_t known_next;      /* the name after the one last found, tried
+	                           before the hash: snapshots name theirs in
+	                           one order */
 	struct known_defs defs[KNOWN_DEFS];
 	uint64_t ndefs;      /* definitions numbered so far */
 };
@@ -329,6 +332,25 @@ remember(struct wp_walker *w, uint32_t cp, struct span s, uint64_t h, size_t at)
 	memcpy(w->known_bytes + w->nknown_bytes + s.len, w->text + at, len + 1);
 	w->nknown_bytes += s.len + len + 1;
 	w->known_slots[known_slot(w, cp, s, h)] = (uint32_t)++w->nknown;
+	w->known_next = w->nknown;
+}
+
+/* The known name of code page cp with raw bytes s, if any: the one after
+ * the name last found, else through the hash. */
+static const struct known *
+known_name(struct wp_walker *w, uint32_t cp, struct span s, uint64_t *h)
+{
+	const struct known *k = w->known_next < w->nknown ? &w->known[w->known_next] : NULL;
+	size_t slot;
+
+	*h = 0;
+	if (k && k->codepage == cp && k->raw_len == s.len &&
+	    memcmp(w->known_bytes + k->at, s.p, s.len) == 0)
+		return k;
+	*h = hash_raw(cp, s);
+	if (!w->known_slots_cap || !w->known_slots[slot = known_slot(w, cp, s, *h)])
+		return NULL;
+	return &w->known[w->known_slots[slot] - 1];
 }
 
 /* A name in code page cp (0: UTF-16LE) into the text table at *at: its
@@ -337,16 +359,17 @@ remember(struct wp_walker *w, uint32_t cp, struct span s, uint64_t h, size_t at)
 static bool
 text_name(struct wp_walker *w, uint32_t cp, struct span s, size_t *at)
 {
-	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len), slot = 0;
-	uint64_t h = hash_raw(cp, s);
+	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len);
+	uint64_t h;
+	const struct known *k = known_name(w, cp, s, &h);
 
-	if (w->known_slots_cap && w->known_slots[slot = known_slot(w, cp, s, h)]) {
-		const struct known *k = &w->known[w->known_slots[slot] - 1];
+	if (k) {
 		if (!text_room(w, cap))
 			return false;
 		*at = w->ntext;
 		memcpy(w->text + *at, w->known_bytes + k->at + k->raw_len, k->text_len + 1);
 		w->ntext += k->text_len + 1;
+		w->known_next = (size_t)(k - w->known) + 1;
 		return true;
 	}
 	if (!(cp ? text_codepage(w, cp, s, at) : text_utf16(w, s, at)))
