@@ -216,21 +216,33 @@ find_series(struct wp_cook *c, const struct key *k, enum counter_type type,
 	return add_series(c, k, type, raw_type, at, id);
 }
 
-/* The raw sample of counter k (ct) of object o in the instance row of
- * values v, in the clock of its type's time base. */
+/* An object's clocks in a snapshot, by time base (counter.h): D and TB
+ * of its samples in each; found once for all its values. */
+struct clocks {
+	uint64_t d[CTB_OBJECT + 1], tb[CTB_OBJECT + 1];
+};
+
+static struct clocks
+clocks_of(const struct wp_snapshot *s, const struct wp_object *o)
+{
+	struct clocks k = { { 0 }, { 0 } };
+
+	k.d[CTB_SYSTEM] = s->perf_time, k.tb[CTB_SYSTEM] = s->perf_freq;
+	k.d[CTB_100NS] = s->perf_time_100ns, k.tb[CTB_100NS] = TICKS_100NS;
+	k.d[CTB_OBJECT] = o->perf_time, k.tb[CTB_OBJECT] = o->perf_freq;
+	return k;
+}
+
+/* The raw sample of counter k (ct) in the instance row of values v, in
+ * the clock of its type's time base. */
 static struct counter_sample
-sample_of(const struct wp_snapshot *s, const struct wp_object *o, const uint64_t *v,
-          size_t k, const struct wp_counter *ct, const struct counter_type_info *ti)
+sample_of(const struct clocks *clk, const uint64_t *v, size_t k, const struct wp_counter *ct,
+          const struct counter_type_info *ti)
 {
 	uint64_t base = ct->base != WP_NO_BASE ? v[ct->base] : 0;
-	struct counter_sample x = { .n = v[k], .b = base };
+	struct counter_sample x = { .n = v[k], .d = clk->d[ti->timebase], .b = base,
+	                            .tb = clk->tb[ti->timebase] };
 
-	switch (ti->timebase) {
-	case CTB_SYSTEM: x.d = s->perf_time, x.tb = s->perf_freq; break;
-	case CTB_100NS:  x.d = s->perf_time_100ns, x.tb = TICKS_100NS; break;
-	case CTB_OBJECT: x.d = o->perf_time, x.tb = o->perf_freq; break;
-	case CTB_NONE:   break;
-	}
 	if ((ct->type & WP_SUBTYPE_MASK) == WP_PRECISION)
 		x.d = base, x.b = 0;
 	return x;
@@ -303,13 +315,13 @@ is_series(const struct wp_cook *c, uint32_t id, const struct key *k, uint32_t ra
  * a two-sample type). */
 static inline __attribute__((always_inline)) bool
 cook_value(struct wp_cook *c, const struct wp_snapshot *s, const struct system *y,
-           bool back, uint32_t id, const struct wp_object *o, const uint64_t *row,
+           bool back, uint32_t id, const struct clocks *clk, const uint64_t *row,
            size_t ci, const struct wp_counter *ct, struct series_value *v)
 {
 	struct last *l = &c->last[id];
 	const struct counter_type_info *ti = l->ti;
 	enum counter_type type = c->cat[id].type;
-	struct counter_sample x = sample_of(s, o, row, ci, ct, ti);
+	struct counter_sample x = sample_of(clk, row, ci, ct, ti);
 	bool emitted = false;
 
 	*v = (struct series_value){ .series = id, .two = ti->two_samples };
@@ -333,7 +345,7 @@ cook_value(struct wp_cook *c, const struct wp_snapshot *s, const struct system *
 static pm_status
 cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
              bool back, const struct key *k, const char **instance, size_t p,
-             const struct wp_object *o, const uint64_t *row, size_t ci,
+             const struct clocks *clk, const uint64_t *row, size_t ci,
              const struct wp_counter *ct, struct series_value *v, bool *emitted)
 {
 	const struct counter_type_info *ti;
@@ -351,7 +363,7 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
 			return st;
 		y->at[p] = id + 1;
 	}
-	*emitted = cook_value(c, s, y, back, id, o, row, ci, ct, v);
+	*emitted = cook_value(c, s, y, back, id, clk, row, ci, ct, v);
 	return PM_OK;
 }
 
@@ -403,6 +415,7 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 		const struct wp_object *o = &s->objects[i];
 		size_t rows = o->num_instances == WP_NO_INSTANCES ? 1 : o->ninstances;
 		bool same = same_object(y, had, i, o, p);
+		struct clocks clk = clocks_of(s, o);
 		y->laid[i] = (struct laid){ o->title, o->num_instances, o->defs, o->ninstances, p };
 		for (size_t r = 0; r < rows; r++) {
 			struct key k = { source, o->title, 0,
@@ -416,12 +429,12 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 				if (ct->role != WP_SHOWN)
 					continue;  /* a base, or a type without a value */
 				if (known) {
-					n += cook_value(c, s, y, back, y->at[p] - 1, o, row, ci, ct,
+					n += cook_value(c, s, y, back, y->at[p] - 1, &clk, row, ci, ct,
 					                &c->vals[n]);
 					continue;
 				}
 				k.counter = ct->title;
-				if ((st = cook_counter(c, s, y, back, &k, &instance, p, o, row, ci,
+				if ((st = cook_counter(c, s, y, back, &k, &instance, p, &clk, row, ci,
 				                       ct, &c->vals[n], &emitted)) != PM_OK)
 					return st;
 				n += emitted;
