@@ -651,7 +651,6 @@ void
 series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
-	int64_t period_of_start = 0, period_of_end = 0;
 	uint32_t input;
 
 	r->offered++;
@@ -668,17 +667,25 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
 		r->series_kept += b && b->kept && f->catalogue[r->seen].source == f->source;
 	}
-	/* a frame's values have one of two times: their periods found once */
+	/* a frame's values have one of two times, by v->two: whether each is
+	 * kept and its period found once, the report's span set once */
+	const int64_t when[2] = { f->end, f->start };
+	const bool in_range[2] = { f->end >= r->o.from && f->end < r->o.to,
+	                           f->start >= r->o.from && f->start < r->o.to };
+	bool added[2] = { false, false };
+	int64_t period[2] = { 0, 0 };
+
 	if (r->o.by == BY_HOUR || r->o.by == BY_DAY) {
-		period_of_start = period_start(r->o.by, r->o.zone, f->start);
-		period_of_end = period_start(r->o.by, r->o.zone, f->end);
+		period[1] = period_start(r->o.by, r->o.zone, f->start);
+		period[0] = period_start(r->o.by, r->o.zone, f->end);
 	} else if (r->o.by == BY_INTERVAL) {
-		period_of_start = period_of_end = r->frame_no;
+		period[0] = period[1] = r->frame_no;
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct series_value *v = &f->v[i];
 		struct bound *b = bound_of(r, f, v->series);
-		int64_t t = v->two ? f->start : f->end;
+		unsigned two = v->two;
+		int64_t t = when[two];
 		struct row *w;
 
 		if (!b) {
@@ -690,17 +697,19 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		if (!b->kept)
 			continue;
 		r->of_rows++;
-		if (t < r->o.from || t >= r->o.to)
-			continue;
-		if (!(w = row_of(r, b, f->source, v->two ? period_of_start : period_of_end, input)))
+		if (!in_range[two] || !(w = row_of(r, b, f->source, period[two], input)))
 			continue;
 		w->first = t < w->first ? t : w->first;
 		w->last = f->end > w->last ? f->end : w->last;
-		r->first = t < r->first ? t : r->first;
-		r->last = f->end > r->last ? f->end : r->last;
+		added[two] = true;
 		r->values++;
-		add_value(&r->stats[(size_t)(w - r->rows) * r->nstats + b->stat], b, v);
+		add_value(&r->stats[(size_t)b->row * r->nstats + b->stat], b, v);
 	}
+	for (unsigned two = 0; two < 2; two++)
+		if (added[two]) {
+			r->first = when[two] < r->first ? when[two] : r->first;
+			r->last = f->end > r->last ? f->end : r->last;
+		}
 	if (r->o.by == BY_INTERVAL)
 		flush(r);
 	r->frame_no++;
