@@ -63,6 +63,7 @@ struct known_defs {
 	struct wp_counter *counters;
 	size_t counters_cap;
 	uint64_t nodata, unknown;
+	uint64_t extent;     /* values_extent of the counters */
 };
 
 /* Objects' definitions known, by a hash of title and count; and the
@@ -433,7 +434,8 @@ defs_known(struct wp_walker *w, const struct known_defs *k, struct span ob,
  * left unknown when too long or without memory. */
 static void
 remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
-              const struct wp_object_head *oh, size_t len, uint64_t nodata, uint64_t unknown)
+              const struct wp_object_head *oh, size_t len, uint64_t nodata, uint64_t unknown,
+              uint64_t extent)
 {
 	const struct wp_counter *c = w->counters + w->ncounters - oh->num_counters;
 
@@ -446,16 +448,39 @@ remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
 	memcpy(k->counters, c, oh->num_counters * sizeof *c);
 	*k = (struct known_defs){ true, ++w->ndefs, oh->title, oh->num_counters,
 	                          oh->header_length, ob.len, len, k->bytes, k->bytes_cap,
-	                          k->counters, k->counters_cap, nodata, unknown };
+	                          k->counters, k->counters_cap, nodata, unknown, extent };
+}
+
+/* Whether counter c has a value to read: a shown counter or a base. */
+static bool
+has_value(const struct wp_counter *c)
+{
+	return c->role == WP_SHOWN || c->role == WP_BASE;
+}
+
+/* The bytes of a counter block that the counters [first, first + n)
+ * read: to the end of the furthest value. */
+static uint64_t
+values_extent(const struct wp_walker *w, size_t first, size_t n)
+{
+	uint64_t end = 0;
+
+	for (size_t i = first; i < first + n; i++)
+		if (has_value(&w->counters[i]) &&
+		    (uint64_t)w->counters[i].offset + w->counters[i].size > end)
+			end = (uint64_t)w->counters[i].offset + w->counters[i].size;
+	return end;
 }
 
 /* The counter definitions of object o (span ob), from HeaderLength on, each
  * ByteLength long; a base pairs with the shown counter before it. The
  * objects of a snapshot are mostly those of the one before: definitions
- * known by their bytes are not walked again. *number: theirs (block.h). */
+ * known by their bytes are not walked again. *number: theirs (block.h);
+ * *extent: the bytes of a counter block they read (values_extent). */
 static bool
 walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
-                 const struct wp_object_head *oh, uint64_t *number, struct wp_fault *f)
+                 const struct wp_object_head *oh, uint64_t *number, uint64_t *extent,
+                 struct wp_fault *f)
 {
 	size_t at = oh->header_length, first = w->ncounters;
 	struct known_defs *k = known_defs_of(w, oh);
@@ -468,6 +493,7 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 		return fail(f, NULL, 0);
 	if (defs_known(w, k, ob, oh)) {
 		*number = k->number;
+		*extent = k->extent;
 		return true;
 	}
 	for (uint32_t i = 0; i < oh->num_counters; i++, at += d.byte_length) {
@@ -485,19 +511,23 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 		w->snap.nodata += c->role == WP_NODATA;
 		w->snap.unknown += c->role == WP_UNKNOWN;
 	}
+	*extent = values_extent(w, first, oh->num_counters);
 	remember_defs(w, k, ob, oh, at - oh->header_length, w->snap.nodata - nodata,
-	              w->snap.unknown - unknown);
+	              w->snap.unknown - unknown, *extent);
 	*number = k->set ? k->number : 0;
 	return true;
 }
 
-/* One counter block at cb_at of ob: its values, one row. */
+/* One counter block at cb_at of ob: its values, one row, of the counters
+ * [first, first + n), which read extent bytes of it (values_extent):
+ * checked once, so that each value is loaded without a check. */
 static bool
 read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_at,
-                   size_t first, size_t n, uint32_t *length, struct wp_fault *f)
+                   size_t first, size_t n, uint64_t extent, uint32_t *length,
+                   struct wp_fault *f)
 {
 	const char *rule;
-	struct span cb;
+	const uint8_t *cb;
 
 	if (!le_u32(ob, cb_at, length))
 		return fail(f, "counter block: 4 <= ByteLength <= bufSize", ob_at + cb_at);
@@ -509,22 +539,18 @@ read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_
 		return fail(f, "values: NumCounters x instances <= TotalByteLength", ob_at + cb_at);
 	if (!grow_table((void **)&w->values, &w->values_cap, w->nvalues + n, sizeof *w->values))
 		return fail(f, NULL, 0);
-	cb = span_sub(ob, cb_at, *length);
+	if (extent > *length)
+		return fail(f, "counter: CounterOffset + CounterSize <= counter block ByteLength",
+		            ob_at + cb_at);
+	cb = ob.p + cb_at;
 	for (size_t i = 0; i < n; i++) {
 		const struct wp_counter *c = &w->counters[first + i];
 		uint64_t v = 0;
-		uint32_t v32 = 0;
-		bool ok = true;
-		if (c->role == WP_SHOWN || c->role == WP_BASE) {
-			ok = c->size == 8 ? le_u64(cb, c->offset, &v) : le_u32(cb, c->offset, &v32);
-			if (c->size == 4)
-				v = v32;
-		}
-		if (!ok)
-			return fail(f, "counter: CounterOffset + CounterSize <= counter block ByteLength",
-			            ob_at + cb_at);
-		w->values[w->nvalues++] = v;
+		if (has_value(c))
+			v = c->size == 8 ? le_load64(cb + c->offset) : le_load32(cb + c->offset);
+		w->values[w->nvalues + i] = v;
 	}
+	w->nvalues += n;
 	return true;
 }
 
@@ -532,7 +558,8 @@ read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_
  * its name, then its counter block. */
 static bool
 walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
-               const struct wp_object_head *oh, size_t first, struct wp_fault *f)
+               const struct wp_object_head *oh, size_t first, uint64_t extent,
+               struct wp_fault *f)
 {
 	size_t at = oh->definition_length;
 	struct wp_instance_head ih;
@@ -560,7 +587,8 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 		w->instances[w->ninstances++] = (struct wp_instance){
 			NULL, ih.parent_title, ih.parent_instance, ih.unique_id };
 		at += ih.byte_length;
-		if (!read_counter_block(w, ob, ob_at, at, first, oh->num_counters, &cb_len, f))
+		if (!read_counter_block(w, ob, ob_at, at, first, oh->num_counters, extent, &cb_len,
+		                        f))
 			return false;
 		at += cb_len;
 	}
@@ -592,7 +620,7 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	const char *rule;
 	uint32_t cb_len;
 	size_t i = w->snap.nobjects;
-	uint64_t defs;
+	uint64_t defs, extent;
 
 	if (ob_at > b.len || !read_object_head(ob, &oh))
 		return fail(f, "object: SizeOf <= DefinitionLength <= TotalByteLength <= bufSize", ob_at);
@@ -602,13 +630,13 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	if (!grow_table((void **)&w->objects, &w->objects_cap, i + 1, sizeof *w->objects) ||
 	    !grow_table((void **)&w->at, &w->at_cap, w->objects_cap, sizeof *w->at))
 		return fail(f, NULL, 0);
-	if (!walk_definitions(w, ob, ob_at, &oh, &defs, f))
+	if (!walk_definitions(w, ob, ob_at, &oh, &defs, &extent, f))
 		return false;
 	if (oh.num_instances == WP_NO_INSTANCES) {
 		if (!read_counter_block(w, ob, ob_at, oh.definition_length, at.counter,
-		                        oh.num_counters, &cb_len, f))
+		                        oh.num_counters, extent, &cb_len, f))
 			return false;
-	} else if (!walk_instances(w, ob, ob_at, &oh, at.counter, f)) {
+	} else if (!walk_instances(w, ob, ob_at, &oh, at.counter, extent, f)) {
 		return false;
 	}
 	w->objects[i] = (struct wp_object){
