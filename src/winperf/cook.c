@@ -13,14 +13,15 @@
 #define WP_PRECISION 0x00070000u
 
 /* What a series needs between snapshots: its last raw sample, and which
- * of its system's snapshots that was; its CounterType as given and the
- * engine's entry of it; and the names its entry shows. A series of the same instance as the one made
+ * of its system's snapshots that was; its CounterType as given, its type
+ * and the engine's entry of it; and the names its entry shows. A series of the same instance as the one made
  * before it shares that one's instance text (own_instance false), so that
  * a row's counters are told to be of one instance by a pointer. */
 struct last {
 	struct counter_sample s;
 	uint64_t serial;
 	uint32_t raw_type;
+	enum counter_type type;     /* the series' */
 	const struct counter_type_info *ti;
 	bool own_instance;
 	char *object, *counter, *instance;
@@ -172,7 +173,7 @@ add_series(struct wp_cook *c, const struct key *k, enum counter_type type,
 		return PM_E_NOMEM;
 	shared = c->n && strcmp(c->last[c->n - 1].instance, k->instance) == 0;
 	l = &c->last[c->n];
-	*l = (struct last){ .raw_type = raw_type, .ti = counter_type_info(type),
+	*l = (struct last){ .raw_type = raw_type, .type = type, .ti = counter_type_info(type),
 	                    .own_instance = !shared,
 	                    .object = strdup(wp_name(c->names, k->object, buf)),
 	                    .counter = strdup(wp_name(c->names, k->counter, buf)),
@@ -320,16 +321,20 @@ cook_value(struct wp_cook *c, const struct wp_snapshot *s, const struct system *
 {
 	struct last *l = &c->last[id];
 	const struct counter_type_info *ti = l->ti;
-	enum counter_type type = c->cat[id].type;
 	struct counter_sample x = sample_of(clk, row, ci, ct, ti);
 	bool emitted = false;
 
-	*v = (struct series_value){ .series = id, .two = ti->two_samples };
+	/* field by field: the window is the engine's to write */
+	v->series = id;
+	v->two = ti->two_samples;
+	v->reset = false;
 	if (!ti->two_samples) {
-		(void)counter_window_of(type, NULL, &x, &v->w);
+		(void)counter_window_of(l->type, NULL, &x, &v->w);
 		emitted = true;
 	} else if (y->serial && l->serial == y->serial) {
-		v->reset = back || counter_window_of(type, &l->s, &x, &v->w) != PM_OK;
+		if (back)
+			v->w = (struct counter_window){ 0 };
+		v->reset = back || counter_window_of(l->type, &l->s, &x, &v->w) != PM_OK;
 		c->resets += v->reset;
 		emitted = true;
 	}
