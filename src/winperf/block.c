@@ -683,15 +683,6 @@ parent_name(const struct wp_walker *w, uint32_t title, uint32_t k, size_t *cache
 	return k < w->objects[i].ninstances ? &w->names[w->at[i].instance + k].raw : NULL;
 }
 
-static uint64_t
-hash_text(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 0x100000001b3ULL; /* FNV-1a */
-	return h;
-}
-
 /* The names of the instances [first, end) as shown: a repeated name
  * numbered #1, #2 from its second occurrence on, found through a hash so
  * that an object of many instances costs no more than their number. */
@@ -709,7 +700,7 @@ number_repeats(struct wp_walker *w, size_t first, size_t end)
 	mask = n - 1;
 	for (size_t k = first; k < end; k++) {
 		struct name_at *name = &w->names[k];
-		size_t i = (size_t)hash_text(w->text + name->full) & mask;
+		size_t i = (size_t)fnv_text(FNV_OFFSET, w->text + name->full) & mask;
 		while (w->slots[i] && strcmp(w->text + w->names[w->slots[i] - 1].full,
 		                             w->text + name->full) != 0)
 			i = (i + 1) & mask;
