@@ -21,13 +21,15 @@
  * start, spans reboots): its accumulator is a raw count of D - N, in
  * ticks of tb. */
 struct stat {
+	/* what every value reads first, then the accumulator: in the first
+	 * two cache lines */
+	bool typed;             /* acc holds the counter's type */
+	bool ranged;            /* lo and hi are set */
 	enum counter_type type;     /* the counter's */
+	double lo_v, hi_v;
 	uint64_t tb;                /* an elapsed time's clock */
 	struct counter_acc acc;
 	struct counter_window lo, hi;
-	double lo_v, hi_v;
-	bool typed;             /* acc holds the counter's type */
-	bool ranged;            /* lo and hi are set */
 };
 
 /* A group row. */
