@@ -660,17 +660,27 @@ counter_window_fraction(enum counter_type t, const struct counter_window *w,
 	return PM_E_NOT_DISPLAYED;
 }
 
+/* counter_acc_add_fraction of formula f: a function each, reached by a
+ * jump, so that each saves only the registers its own case needs. */
+#define ONE(f)								\
+static __attribute__((noinline)) pm_status				\
+add_fraction_##f(struct counter_acc *acc, const struct counter_window *w,	\
+                 counter_u128 *num, counter_u128 *den)			\
+{									\
+	struct counter_window x = *w;  /* acc's stores cannot touch it */	\
+	pm_status st = acc_add(acc, f, &x, false);			\
+									\
+	return st == PM_OK ? window_fraction(acc->type, f, &x, num, den) : st;	\
+}
+EACH_FORMULA(ONE)
+#undef ONE
+
 pm_status
 counter_acc_add_fraction(struct counter_acc *acc, const struct counter_window *w,
 			 counter_u128 *num, counter_u128 *den)
 {
-	struct counter_window x = *w;  /* a local: acc's stores cannot touch it */
-	pm_status st;
-
 	switch (formula(acc->type)) {
-#define ONE(f) case f:							\
-		st = acc_add(acc, f, &x, false);			\
-		return st == PM_OK ? window_fraction(acc->type, f, &x, num, den) : st;
+#define ONE(f) case f: return add_fraction_##f(acc, w, num, den);
 	EACH_FORMULA(ONE)
 #undef ONE
 	}
