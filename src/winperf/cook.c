@@ -427,17 +427,19 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 			                 o->ninstances ? o->instances[r].name : "" };
 			const uint64_t *row = o->values + r * o->ncounters;
 			const char *instance = NULL;
-			bool known = same && same_row(c, y, o, p, k.instance);
+			if (same && same_row(c, y, o, p, k.instance)) {
+				/* every series at its place: a loop of its own */
+				for (size_t ci = 0; ci < o->ncounters; ci++, p++)
+					if (o->counters[ci].role == WP_SHOWN)
+						n += cook_value(c, s, y, back, y->at[p] - 1, &clk, row, ci,
+						                &o->counters[ci], &c->vals[n]);
+				continue;
+			}
 			for (size_t ci = 0; ci < o->ncounters; ci++, p++) {
 				const struct wp_counter *ct = &o->counters[ci];
 				bool emitted;
 				if (ct->role != WP_SHOWN)
 					continue;  /* a base, or a type without a value */
-				if (known) {
-					n += cook_value(c, s, y, back, y->at[p] - 1, &clk, row, ci, ct,
-					                &c->vals[n]);
-					continue;
-				}
 				k.counter = ct->title;
 				if ((st = cook_counter(c, s, y, back, &k, &instance, p, &clk, row, ci,
 				                       ct, &c->vals[n], &emitted)) != PM_OK)
