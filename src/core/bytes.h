@@ -144,30 +144,39 @@ le_u16(struct span s, size_t off, uint16_t *out)
 	return true;
 }
 
+/* Little-endian loads without a check, as be_load32 and be_load64: for
+ * the loops that checked once that a span covers every load they make
+ * (a counter block's length against its object's counters). */
+static inline uint32_t
+le_load32(const uint8_t *q)
+{
+	return (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) |
+	       ((uint32_t)q[3] << 24);
+}
+
+static inline uint64_t
+le_load64(const uint8_t *q)
+{
+	return (uint64_t)q[0] | ((uint64_t)q[1] << 8) | ((uint64_t)q[2] << 16) |
+	       ((uint64_t)q[3] << 24) | ((uint64_t)q[4] << 32) | ((uint64_t)q[5] << 40) |
+	       ((uint64_t)q[6] << 48) | ((uint64_t)q[7] << 56);
+}
+
 static inline bool
 le_u32(struct span s, size_t off, uint32_t *out)
 {
-	const uint8_t *q;
-
 	if (!span_has(s, off, 4))
 		return false;
-	q = s.p + off;
-	*out = (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) |
-	       ((uint32_t)q[3] << 24);
+	*out = le_load32(s.p + off);
 	return true;
 }
 
 static inline bool
 le_u64(struct span s, size_t off, uint64_t *out)
 {
-	const uint8_t *q;
-
 	if (!span_has(s, off, 8))
 		return false;
-	q = s.p + off;
-	*out = (uint64_t)q[0] | ((uint64_t)q[1] << 8) | ((uint64_t)q[2] << 16) |
-	       ((uint64_t)q[3] << 24) | ((uint64_t)q[4] << 32) | ((uint64_t)q[5] << 40) |
-	       ((uint64_t)q[6] << 48) | ((uint64_t)q[7] << 56);
+	*out = le_load64(s.p + off);
 	return true;
 }
 

@@ -173,7 +173,8 @@ take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
 
 /* The bodies of counter_acc_init, counter_acc_add and counter_acc_fraction,
  * inline in counter_window_fraction as well: one call there per window, the
- * accumulator a local. */
+ * accumulator a local. They take the formula f of the type, so that a
+ * caller that switched on it once has each folded to its one case. */
 #define ACC_INLINE static inline __attribute__((always_inline))
 
 /* Field by field: a streamed report starts its accumulators anew for every
@@ -181,10 +182,8 @@ take_newest_b(struct counter_acc *acc, uint64_t b, uint64_t when)
  * The minima start at their greatest value: the earliest start of
  * ELAPSED_TIME, and TB where the formula uses it (else the place is B). */
 ACC_INLINE void
-acc_init(struct counter_acc *acc, enum counter_type t)
+acc_init(struct counter_acc *acc, enum counter_type t, const unsigned f)
 {
-	unsigned f = formula(t);
-
 	acc->type = t;
 	acc->overflow = false;
 	acc->windows = acc->no_value = 0;
@@ -197,7 +196,7 @@ acc_init(struct counter_acc *acc, enum counter_type t)
 void
 counter_acc_init(struct counter_acc *acc, enum counter_type t)
 {
-	acc_init(acc, t);
+	acc_init(acc, t, formula(t));
 }
 
 void
@@ -548,9 +547,9 @@ counter_acc_merge(struct counter_acc *dst, const struct counter_acc *src)
 }
 
 ACC_INLINE pm_status
-acc_fraction(const struct counter_acc *acc, counter_u128 *num, counter_u128 *den)
+acc_fraction(const struct counter_acc *acc, const unsigned f, counter_u128 *num,
+             counter_u128 *den)
 {
-	unsigned f = formula(acc->type);
 	const struct counter_type_info *ti;
 	uint64_t x;
 	counter_u128 n = 0, d = 1;
@@ -627,20 +626,65 @@ pm_status
 counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
 		     counter_u128 *den)
 {
-	return acc_fraction(acc, num, den);
+	return acc_fraction(acc, formula(acc->type), num, den);
 }
 
-/* An accumulator of the one window, as counter_calc: the same three steps,
- * inlined. */
+/* An accumulator of the one window of formula f, as counter_calc: the same
+ * three steps, inlined, so that with f a constant the local accumulator
+ * folds away. */
+ACC_INLINE pm_status
+window_fraction(enum counter_type t, const unsigned f, const struct counter_window *w,
+                counter_u128 *num, counter_u128 *den)
+{
+	struct counter_acc acc;
+
+	acc_init(&acc, t, f);
+	(void)acc_add(&acc, f, w, false);
+	return acc_fraction(&acc, f, num, den);
+}
+
+/* One case a formula: window_fraction of each folded to its few steps. */
+#define EACH_FORMULA(DO) \
+	DO(CF_RAW) DO(CF_DELTA) DO(CF_RATE) DO(CF_RATIO) DO(CF_MULTI) DO(CF_FRACTION) \
+	DO(CF_AVG_TIMER) DO(CF_RAW_FRACTION) DO(CF_ELAPSED) DO(CF_MAX) DO(CF_NONE) DO(HIDDEN)
+
 pm_status
 counter_window_fraction(enum counter_type t, const struct counter_window *w,
 			counter_u128 *num, counter_u128 *den)
 {
-	struct counter_acc acc;
+	switch (formula(t)) {
+#define ONE(f) case f: return window_fraction(t, f, w, num, den);
+	EACH_FORMULA(ONE)
+#undef ONE
+	}
+	return PM_E_NOT_DISPLAYED;
+}
 
-	acc_init(&acc, t);
-	(void)acc_add(&acc, formula(t), w, false);
-	return acc_fraction(&acc, num, den);
+/* counter_acc_add_fraction of formula f: a function each, reached by a
+ * jump, so that each saves only the registers its own case needs. */
+#define ONE(f)								\
+static __attribute__((noinline)) pm_status				\
+add_fraction_##f(struct counter_acc *acc, const struct counter_window *w,	\
+                 counter_u128 *num, counter_u128 *den)			\
+{									\
+	struct counter_window x = *w;  /* acc's stores cannot touch it */	\
+	pm_status st = acc_add(acc, f, &x, false);			\
+									\
+	return st == PM_OK ? window_fraction(acc->type, f, &x, num, den) : st;	\
+}
+EACH_FORMULA(ONE)
+#undef ONE
+
+pm_status
+counter_acc_add_fraction(struct counter_acc *acc, const struct counter_window *w,
+			 counter_u128 *num, counter_u128 *den)
+{
+	switch (formula(acc->type)) {
+#define ONE(f) case f: return add_fraction_##f(acc, w, num, den);
+	EACH_FORMULA(ONE)
+#undef ONE
+	}
+	return PM_E_NOT_DISPLAYED;
 }
 
 uint64_t

@@ -296,5 +296,12 @@ pm_status counter_acc_fraction(const struct counter_acc *acc, counter_u128 *num,
 pm_status counter_window_fraction(enum counter_type t,
 				  const struct counter_window *w,
 				  counter_u128 *num, counter_u128 *den);
+/* counter_acc_add of w, and when it has a value (PM_OK) w's own fraction
+ * as counter_window_fraction of acc's type gives it: one dispatch on the
+ * type for both, for a caller that wants each window's value as well as
+ * the sums (a series report's least and largest). */
+pm_status counter_acc_add_fraction(struct counter_acc *acc,
+				   const struct counter_window *w,
+				   counter_u128 *num, counter_u128 *den);
 
 #endif

@@ -21,13 +21,15 @@
  * start, spans reboots): its accumulator is a raw count of D - N, in
  * ticks of tb. */
 struct stat {
+	/* what every value reads first, then the accumulator: in the first
+	 * two cache lines */
+	bool typed;             /* acc holds the counter's type */
+	bool ranged;            /* lo and hi are set */
 	enum counter_type type;     /* the counter's */
+	double lo_v, hi_v;
 	uint64_t tb;                /* an elapsed time's clock */
 	struct counter_acc acc;
 	struct counter_window lo, hi;
-	double lo_v, hi_v;
-	bool typed;             /* acc holds the counter's type */
-	bool ranged;            /* lo and hi are set */
 };
 
 /* A group row. */
@@ -481,40 +483,53 @@ to_double(counter_u128 v)
 	return v >> 64 ? (double)v : (double)(uint64_t)v;
 }
 
+/* An elapsed time's window into its accumulator (a raw count of D - N),
+ * and the window's own value; false when it has none. */
+static bool
+add_elapsed(struct stat *st, const struct series_value *v, counter_u128 *num,
+            counter_u128 *den)
+{
+	const struct counter_window *w = &v->w;
+	struct counter_window x;
+
+	if (st->tb == 0)
+		st->tb = w->tb;  /* the clock of the first that has one */
+	/* an elapsed time never started, after its sample, or in another
+	 * clock has no value */
+	if (v->reset || w->n == 0 || w->n > w->d || w->tb == 0 || w->tb != st->tb) {
+		counter_acc_add_none(&st->acc);
+		return false;
+	}
+	x = (struct counter_window){ .n = w->d - w->n };
+	return counter_acc_add(&st->acc, &x) == PM_OK &&
+	       counter_window_fraction(CT_PERF_ELAPSED_TIME, w, num, den) == PM_OK;
+}
+
 /* The value of one window, for the least and the largest. */
 static void
 add_value(struct stat *st, const struct bound *b, const struct series_value *v)
 {
 	counter_u128 num, den;
 	double x;
-
-	struct counter_window w = v->w;
 	bool elapsed = b->type == CT_PERF_ELAPSED_TIME;
 
 	if (!st->typed) {
 		st->type = b->type;
-		st->tb = w.tb;
+		st->tb = v->w.tb;
 		counter_acc_init(&st->acc, elapsed ? CT_PERF_COUNTER_LARGE_RAWCOUNT : b->type);
 		st->typed = true;
 	}
 	if (st->type != b->type)
 		return;  /* one counter name, two types: the first kept */
-	if (elapsed && st->tb == 0)
-		st->tb = w.tb;  /* the clock of the first that has one */
-	/* an elapsed time never started, after its sample, or in another
-	 * clock has no value */
-	bool none = v->reset || (elapsed && (w.n == 0 || w.n > w.d || w.tb == 0 ||
-	                                     w.tb != st->tb));
-
-	if (none) {
+	if (elapsed) {
+		if (!add_elapsed(st, v, &num, &den))
+			return;
+	} else if (v->reset) {
 		counter_acc_add_none(&st->acc);
 		return;
-	}
-	if (elapsed)
-		w = (struct counter_window){ .n = v->w.d - v->w.n };
-	if (counter_acc_add(&st->acc, &w) != PM_OK ||
-	    counter_window_fraction(b->type, &v->w, &num, &den) != PM_OK)
+	} else if (counter_acc_add_fraction(&st->acc, &v->w, &num, &den) != PM_OK) {
 		return;
+	}
 	x = to_double(num) / to_double(den);
 	if (!st->ranged || x < st->lo_v)
 		st->lo = v->w, st->lo_v = x;
@@ -638,7 +653,6 @@ void
 series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
-	int64_t period_of_start = 0, period_of_end = 0;
 	uint32_t input;
 
 	r->offered++;
@@ -655,17 +669,25 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
 		r->series_kept += b && b->kept && f->catalogue[r->seen].source == f->source;
 	}
-	/* a frame's values have one of two times: their periods found once */
+	/* a frame's values have one of two times, by v->two: whether each is
+	 * kept and its period found once, the report's span set once */
+	const int64_t when[2] = { f->end, f->start };
+	const bool in_range[2] = { f->end >= r->o.from && f->end < r->o.to,
+	                           f->start >= r->o.from && f->start < r->o.to };
+	bool added[2] = { false, false };
+	int64_t period[2] = { 0, 0 };
+
 	if (r->o.by == BY_HOUR || r->o.by == BY_DAY) {
-		period_of_start = period_start(r->o.by, r->o.zone, f->start);
-		period_of_end = period_start(r->o.by, r->o.zone, f->end);
+		period[1] = period_start(r->o.by, r->o.zone, f->start);
+		period[0] = period_start(r->o.by, r->o.zone, f->end);
 	} else if (r->o.by == BY_INTERVAL) {
-		period_of_start = period_of_end = r->frame_no;
+		period[0] = period[1] = r->frame_no;
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct series_value *v = &f->v[i];
 		struct bound *b = bound_of(r, f, v->series);
-		int64_t t = v->two ? f->start : f->end;
+		unsigned two = v->two;
+		int64_t t = when[two];
 		struct row *w;
 
 		if (!b) {
@@ -677,17 +699,19 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		if (!b->kept)
 			continue;
 		r->of_rows++;
-		if (t < r->o.from || t >= r->o.to)
-			continue;
-		if (!(w = row_of(r, b, f->source, v->two ? period_of_start : period_of_end, input)))
+		if (!in_range[two] || !(w = row_of(r, b, f->source, period[two], input)))
 			continue;
 		w->first = t < w->first ? t : w->first;
 		w->last = f->end > w->last ? f->end : w->last;
-		r->first = t < r->first ? t : r->first;
-		r->last = f->end > r->last ? f->end : r->last;
+		added[two] = true;
 		r->values++;
-		add_value(&r->stats[(size_t)(w - r->rows) * r->nstats + b->stat], b, v);
+		add_value(&r->stats[(size_t)b->row * r->nstats + b->stat], b, v);
 	}
+	for (unsigned two = 0; two < 2; two++)
+		if (added[two]) {
+			r->first = when[two] < r->first ? when[two] : r->first;
+			r->last = f->end > r->last ? f->end : r->last;
+		}
 	if (r->o.by == BY_INTERVAL)
 		flush(r);
 	r->frame_no++;

@@ -55,6 +55,7 @@ struct known {
  * the same again. */
 struct known_defs {
 	bool set;
+	uint64_t number;     /* what the objects it gives are numbered */
 	uint32_t title, num_counters;
 	size_t header_length, checked_len, len;
 	uint8_t *bytes;
@@ -62,6 +63,7 @@ struct known_defs {
 	struct wp_counter *counters;
 	size_t counters_cap;
 	uint64_t nodata, unknown;
+	uint64_t extent;     /* values_extent of the counters */
 };
 
 /* Objects' definitions known, by a hash of title and count; and the
@@ -104,7 +106,11 @@ struct wp_walker {
 	size_t nknown_bytes, known_bytes_cap;
 	uint32_t *known_slots;  /* known + 1, 0 free; a power of two */
 	size_t known_slots_cap;
+	size_t known_next;      /* the name after the one last found, tried
+	                           before the hash: snapshots name theirs in
+	                           one order */
 	struct known_defs defs[KNOWN_DEFS];
+	uint64_t ndefs;      /* definitions numbered so far */
 };
 
 
@@ -327,6 +333,25 @@ remember(struct wp_walker *w, uint32_t cp, struct span s, uint64_t h, size_t at)
 	memcpy(w->known_bytes + w->nknown_bytes + s.len, w->text + at, len + 1);
 	w->nknown_bytes += s.len + len + 1;
 	w->known_slots[known_slot(w, cp, s, h)] = (uint32_t)++w->nknown;
+	w->known_next = w->nknown;
+}
+
+/* The known name of code page cp with raw bytes s, if any: the one after
+ * the name last found, else through the hash. */
+static const struct known *
+known_name(struct wp_walker *w, uint32_t cp, struct span s, uint64_t *h)
+{
+	const struct known *k = w->known_next < w->nknown ? &w->known[w->known_next] : NULL;
+	size_t slot;
+
+	*h = 0;
+	if (k && k->codepage == cp && k->raw_len == s.len &&
+	    memcmp(w->known_bytes + k->at, s.p, s.len) == 0)
+		return k;
+	*h = hash_raw(cp, s);
+	if (!w->known_slots_cap || !w->known_slots[slot = known_slot(w, cp, s, *h)])
+		return NULL;
+	return &w->known[w->known_slots[slot] - 1];
 }
 
 /* A name in code page cp (0: UTF-16LE) into the text table at *at: its
@@ -335,16 +360,17 @@ remember(struct wp_walker *w, uint32_t cp, struct span s, uint64_t h, size_t at)
 static bool
 text_name(struct wp_walker *w, uint32_t cp, struct span s, size_t *at)
 {
-	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len), slot = 0;
-	uint64_t h = hash_raw(cp, s);
+	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len);
+	uint64_t h;
+	const struct known *k = known_name(w, cp, s, &h);
 
-	if (w->known_slots_cap && w->known_slots[slot = known_slot(w, cp, s, h)]) {
-		const struct known *k = &w->known[w->known_slots[slot] - 1];
+	if (k) {
 		if (!text_room(w, cap))
 			return false;
 		*at = w->ntext;
 		memcpy(w->text + *at, w->known_bytes + k->at + k->raw_len, k->text_len + 1);
 		w->ntext += k->text_len + 1;
+		w->known_next = (size_t)(k - w->known) + 1;
 		return true;
 	}
 	if (!(cp ? text_codepage(w, cp, s, at) : text_utf16(w, s, at)))
@@ -408,7 +434,8 @@ defs_known(struct wp_walker *w, const struct known_defs *k, struct span ob,
  * left unknown when too long or without memory. */
 static void
 remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
-              const struct wp_object_head *oh, size_t len, uint64_t nodata, uint64_t unknown)
+              const struct wp_object_head *oh, size_t len, uint64_t nodata, uint64_t unknown,
+              uint64_t extent)
 {
 	const struct wp_counter *c = w->counters + w->ncounters - oh->num_counters;
 
@@ -419,18 +446,41 @@ remember_defs(struct wp_walker *w, struct known_defs *k, struct span ob,
 		return;
 	memcpy(k->bytes, ob.p + oh->header_length, len);
 	memcpy(k->counters, c, oh->num_counters * sizeof *c);
-	*k = (struct known_defs){ true, oh->title, oh->num_counters, oh->header_length, ob.len,
-	                          len, k->bytes, k->bytes_cap, k->counters, k->counters_cap,
-	                          nodata, unknown };
+	*k = (struct known_defs){ true, ++w->ndefs, oh->title, oh->num_counters,
+	                          oh->header_length, ob.len, len, k->bytes, k->bytes_cap,
+	                          k->counters, k->counters_cap, nodata, unknown, extent };
+}
+
+/* Whether counter c has a value to read: a shown counter or a base. */
+static bool
+has_value(const struct wp_counter *c)
+{
+	return c->role == WP_SHOWN || c->role == WP_BASE;
+}
+
+/* The bytes of a counter block that the counters [first, first + n)
+ * read: to the end of the furthest value. */
+static uint64_t
+values_extent(const struct wp_walker *w, size_t first, size_t n)
+{
+	uint64_t end = 0;
+
+	for (size_t i = first; i < first + n; i++)
+		if (has_value(&w->counters[i]) &&
+		    (uint64_t)w->counters[i].offset + w->counters[i].size > end)
+			end = (uint64_t)w->counters[i].offset + w->counters[i].size;
+	return end;
 }
 
 /* The counter definitions of object o (span ob), from HeaderLength on, each
  * ByteLength long; a base pairs with the shown counter before it. The
  * objects of a snapshot are mostly those of the one before: definitions
- * known by their bytes are not walked again. */
+ * known by their bytes are not walked again. *number: theirs (block.h);
+ * *extent: the bytes of a counter block they read (values_extent). */
 static bool
 walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
-                 const struct wp_object_head *oh, struct wp_fault *f)
+                 const struct wp_object_head *oh, uint64_t *number, uint64_t *extent,
+                 struct wp_fault *f)
 {
 	size_t at = oh->header_length, first = w->ncounters;
 	struct known_defs *k = known_defs_of(w, oh);
@@ -441,8 +491,11 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 	if (!grow_table((void **)&w->counters, &w->counters_cap, first + oh->num_counters,
 	          sizeof *w->counters))
 		return fail(f, NULL, 0);
-	if (defs_known(w, k, ob, oh))
+	if (defs_known(w, k, ob, oh)) {
+		*number = k->number;
+		*extent = k->extent;
 		return true;
+	}
 	for (uint32_t i = 0; i < oh->num_counters; i++, at += d.byte_length) {
 		if (!le_u32(ob, at, &d.byte_length) || !le_u32(ob, at + 4, &d.title) ||
 		    !le_u32(ob, at + 28, &d.type) || !le_u32(ob, at + 32, &d.size) ||
@@ -458,18 +511,23 @@ walk_definitions(struct wp_walker *w, struct span ob, size_t ob_at,
 		w->snap.nodata += c->role == WP_NODATA;
 		w->snap.unknown += c->role == WP_UNKNOWN;
 	}
+	*extent = values_extent(w, first, oh->num_counters);
 	remember_defs(w, k, ob, oh, at - oh->header_length, w->snap.nodata - nodata,
-	              w->snap.unknown - unknown);
+	              w->snap.unknown - unknown, *extent);
+	*number = k->set ? k->number : 0;
 	return true;
 }
 
-/* One counter block at cb_at of ob: its values, one row. */
+/* One counter block at cb_at of ob: its values, one row, of the counters
+ * [first, first + n), which read extent bytes of it (values_extent):
+ * checked once, so that each value is loaded without a check. */
 static bool
 read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_at,
-                   size_t first, size_t n, uint32_t *length, struct wp_fault *f)
+                   size_t first, size_t n, uint64_t extent, uint32_t *length,
+                   struct wp_fault *f)
 {
 	const char *rule;
-	struct span cb;
+	const uint8_t *cb;
 
 	if (!le_u32(ob, cb_at, length))
 		return fail(f, "counter block: 4 <= ByteLength <= bufSize", ob_at + cb_at);
@@ -481,22 +539,18 @@ read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_
 		return fail(f, "values: NumCounters x instances <= TotalByteLength", ob_at + cb_at);
 	if (!grow_table((void **)&w->values, &w->values_cap, w->nvalues + n, sizeof *w->values))
 		return fail(f, NULL, 0);
-	cb = span_sub(ob, cb_at, *length);
+	if (extent > *length)
+		return fail(f, "counter: CounterOffset + CounterSize <= counter block ByteLength",
+		            ob_at + cb_at);
+	cb = ob.p + cb_at;
 	for (size_t i = 0; i < n; i++) {
 		const struct wp_counter *c = &w->counters[first + i];
 		uint64_t v = 0;
-		uint32_t v32 = 0;
-		bool ok = true;
-		if (c->role == WP_SHOWN || c->role == WP_BASE) {
-			ok = c->size == 8 ? le_u64(cb, c->offset, &v) : le_u32(cb, c->offset, &v32);
-			if (c->size == 4)
-				v = v32;
-		}
-		if (!ok)
-			return fail(f, "counter: CounterOffset + CounterSize <= counter block ByteLength",
-			            ob_at + cb_at);
-		w->values[w->nvalues++] = v;
+		if (has_value(c))
+			v = c->size == 8 ? le_load64(cb + c->offset) : le_load32(cb + c->offset);
+		w->values[w->nvalues + i] = v;
 	}
+	w->nvalues += n;
 	return true;
 }
 
@@ -504,7 +558,8 @@ read_counter_block(struct wp_walker *w, struct span ob, size_t ob_at, size_t cb_
  * its name, then its counter block. */
 static bool
 walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
-               const struct wp_object_head *oh, size_t first, struct wp_fault *f)
+               const struct wp_object_head *oh, size_t first, uint64_t extent,
+               struct wp_fault *f)
 {
 	size_t at = oh->definition_length;
 	struct wp_instance_head ih;
@@ -532,7 +587,8 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 		w->instances[w->ninstances++] = (struct wp_instance){
 			NULL, ih.parent_title, ih.parent_instance, ih.unique_id };
 		at += ih.byte_length;
-		if (!read_counter_block(w, ob, ob_at, at, first, oh->num_counters, &cb_len, f))
+		if (!read_counter_block(w, ob, ob_at, at, first, oh->num_counters, extent, &cb_len,
+		                        f))
 			return false;
 		at += cb_len;
 	}
@@ -564,6 +620,7 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	const char *rule;
 	uint32_t cb_len;
 	size_t i = w->snap.nobjects;
+	uint64_t defs, extent;
 
 	if (ob_at > b.len || !read_object_head(ob, &oh))
 		return fail(f, "object: SizeOf <= DefinitionLength <= TotalByteLength <= bufSize", ob_at);
@@ -573,18 +630,18 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	if (!grow_table((void **)&w->objects, &w->objects_cap, i + 1, sizeof *w->objects) ||
 	    !grow_table((void **)&w->at, &w->at_cap, w->objects_cap, sizeof *w->at))
 		return fail(f, NULL, 0);
-	if (!walk_definitions(w, ob, ob_at, &oh, f))
+	if (!walk_definitions(w, ob, ob_at, &oh, &defs, &extent, f))
 		return false;
 	if (oh.num_instances == WP_NO_INSTANCES) {
 		if (!read_counter_block(w, ob, ob_at, oh.definition_length, at.counter,
-		                        oh.num_counters, &cb_len, f))
+		                        oh.num_counters, extent, &cb_len, f))
 			return false;
-	} else if (!walk_instances(w, ob, ob_at, &oh, at.counter, f)) {
+	} else if (!walk_instances(w, ob, ob_at, &oh, at.counter, extent, f)) {
 		return false;
 	}
 	w->objects[i] = (struct wp_object){
 		oh.title, oh.num_instances, oh.codepage, oh.perf_time, oh.perf_freq,
-		oh.num_counters, NULL, w->ninstances - at.instance, NULL, NULL };
+		oh.num_counters, NULL, w->ninstances - at.instance, NULL, NULL, defs };
 	w->at[i] = at;
 	w->snap.nobjects++;
 	*length = oh.total_length;
@@ -626,15 +683,6 @@ parent_name(const struct wp_walker *w, uint32_t title, uint32_t k, size_t *cache
 	return k < w->objects[i].ninstances ? &w->names[w->at[i].instance + k].raw : NULL;
 }
 
-static uint64_t
-hash_text(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 0x100000001b3ULL; /* FNV-1a */
-	return h;
-}
-
 /* The names of the instances [first, end) as shown: a repeated name
  * numbered #1, #2 from its second occurrence on, found through a hash so
  * that an object of many instances costs no more than their number. */
@@ -652,7 +700,7 @@ number_repeats(struct wp_walker *w, size_t first, size_t end)
 	mask = n - 1;
 	for (size_t k = first; k < end; k++) {
 		struct name_at *name = &w->names[k];
-		size_t i = (size_t)hash_text(w->text + name->full) & mask;
+		size_t i = (size_t)fnv_text(FNV_OFFSET, w->text + name->full) & mask;
 		while (w->slots[i] && strcmp(w->text + w->names[w->slots[i] - 1].full,
 		                             w->text + name->full) != 0)
 			i = (i + 1) & mask;

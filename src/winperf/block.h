@@ -61,6 +61,9 @@ struct wp_object {
 	/* raw values, a row of ncounters per instance (one row without
 	 * instances): row r, counter c at values[r * ncounters + c] */
 	const uint64_t *values;
+	/* the definitions' number: objects of one walk after another with
+	 * the same number have the same counters; 0 unnumbered */
+	uint64_t defs;
 };
 
 struct wp_snapshot {

@@ -13,29 +13,44 @@
 #define WP_PRECISION 0x00070000u
 
 /* What a series needs between snapshots: its last raw sample, and which
- * of its system's snapshots that was; its CounterType as given and the
- * engine's entry of it; and the names its entry shows. A series of the same instance as the one made
+ * of its system's snapshots that was; its CounterType as given, its type
+ * and the engine's entry of it; and the names its entry shows. A series of the same instance as the one made
  * before it shares that one's instance text (own_instance false), so that
  * a row's counters are told to be of one instance by a pointer. */
 struct last {
 	struct counter_sample s;
 	uint64_t serial;
 	uint32_t raw_type;
+	enum counter_type type;     /* the series' */
 	const struct counter_type_info *ti;
 	bool own_instance;
 	char *object, *counter, *instance;
 };
 
+/* An object of a system's previous snapshot, by its place in the list:
+ * its title, its definitions' number (block.h), its instances and the
+ * place of its first value. An object of the next snapshot that is all
+ * of these has its series where that one's were, once each row's
+ * instance is found to be the same. */
+struct laid {
+	uint32_t title;
+	int32_t num_instances;
+	uint64_t defs;
+	size_t ninstances, at;
+};
+
 /* A system's previous snapshot: its clocks, its number (1.., 0 none),
- * and the series at each place of its values (series + 1, 0 none): a
+ * the series at each place of its values (series + 1, 0 none): a
  * snapshot of the same layout finds its series there, checked, without
- * the index. */
+ * the index; and its objects (none until a snapshot was cooked whole). */
 struct system {
 	int64_t time;
 	uint64_t perf_time, time_100ns;
 	uint64_t serial;
 	uint32_t *at;
 	size_t at_cap;
+	struct laid *laid;
+	size_t nlaid, laid_cap;
 };
 
 struct wp_cook {
@@ -79,8 +94,10 @@ wp_cook_close(struct wp_cook *c)
 		if (c->last[i].own_instance)
 			free(c->last[i].instance);
 	}
-	for (size_t i = 0; i < c->nsys; i++)
+	for (size_t i = 0; i < c->nsys; i++) {
 		free(c->sys[i].at);
+		free(c->sys[i].laid);
+	}
 	free(c->cat);
 	free(c->last);
 	free(c->index);
@@ -156,7 +173,7 @@ add_series(struct wp_cook *c, const struct key *k, enum counter_type type,
 		return PM_E_NOMEM;
 	shared = c->n && strcmp(c->last[c->n - 1].instance, k->instance) == 0;
 	l = &c->last[c->n];
-	*l = (struct last){ .raw_type = raw_type, .ti = counter_type_info(type),
+	*l = (struct last){ .raw_type = raw_type, .type = type, .ti = counter_type_info(type),
 	                    .own_instance = !shared,
 	                    .object = strdup(wp_name(c->names, k->object, buf)),
 	                    .counter = strdup(wp_name(c->names, k->counter, buf)),
@@ -200,21 +217,33 @@ find_series(struct wp_cook *c, const struct key *k, enum counter_type type,
 	return add_series(c, k, type, raw_type, at, id);
 }
 
-/* The raw sample of counter k (ct) of object o in the instance row of
- * values v, in the clock of its type's time base. */
+/* An object's clocks in a snapshot, by time base (counter.h): D and TB
+ * of its samples in each; found once for all its values. */
+struct clocks {
+	uint64_t d[CTB_OBJECT + 1], tb[CTB_OBJECT + 1];
+};
+
+static struct clocks
+clocks_of(const struct wp_snapshot *s, const struct wp_object *o)
+{
+	struct clocks k = { { 0 }, { 0 } };
+
+	k.d[CTB_SYSTEM] = s->perf_time, k.tb[CTB_SYSTEM] = s->perf_freq;
+	k.d[CTB_100NS] = s->perf_time_100ns, k.tb[CTB_100NS] = TICKS_100NS;
+	k.d[CTB_OBJECT] = o->perf_time, k.tb[CTB_OBJECT] = o->perf_freq;
+	return k;
+}
+
+/* The raw sample of counter k (ct) in the instance row of values v, in
+ * the clock of its type's time base. */
 static struct counter_sample
-sample_of(const struct wp_snapshot *s, const struct wp_object *o, const uint64_t *v,
-          size_t k, const struct wp_counter *ct, const struct counter_type_info *ti)
+sample_of(const struct clocks *clk, const uint64_t *v, size_t k, const struct wp_counter *ct,
+          const struct counter_type_info *ti)
 {
 	uint64_t base = ct->base != WP_NO_BASE ? v[ct->base] : 0;
-	struct counter_sample x = { .n = v[k], .b = base };
+	struct counter_sample x = { .n = v[k], .d = clk->d[ti->timebase], .b = base,
+	                            .tb = clk->tb[ti->timebase] };
 
-	switch (ti->timebase) {
-	case CTB_SYSTEM: x.d = s->perf_time, x.tb = s->perf_freq; break;
-	case CTB_100NS:  x.d = s->perf_time_100ns, x.tb = TICKS_100NS; break;
-	case CTB_OBJECT: x.d = o->perf_time, x.tb = o->perf_freq; break;
-	case CTB_NONE:   break;
-	}
 	if ((ct->type & WP_SUBTYPE_MASK) == WP_PRECISION)
 		x.d = base, x.b = 0;
 	return x;
@@ -282,19 +311,50 @@ is_series(const struct wp_cook *c, uint32_t id, const struct key *k, uint32_t ra
 	return true;
 }
 
+/* The value of shown counter ci (ct) of the instance row of values row,
+ * series id, into *v; whether there is one (none: no previous sample for
+ * a two-sample type). */
+static inline __attribute__((always_inline)) bool
+cook_value(struct wp_cook *c, const struct wp_snapshot *s, const struct system *y,
+           bool back, uint32_t id, const struct clocks *clk, const uint64_t *row,
+           size_t ci, const struct wp_counter *ct, struct series_value *v)
+{
+	struct last *l = &c->last[id];
+	const struct counter_type_info *ti = l->ti;
+	struct counter_sample x = sample_of(clk, row, ci, ct, ti);
+	bool emitted = false;
+
+	/* field by field: the window is the engine's to write */
+	v->series = id;
+	v->two = ti->two_samples;
+	v->reset = false;
+	if (!ti->two_samples) {
+		(void)counter_window_of(l->type, NULL, &x, &v->w);
+		emitted = true;
+	} else if (y->serial && l->serial == y->serial) {
+		if (back)
+			v->w = (struct counter_window){ 0 };
+		v->reset = back || counter_window_of(l->type, &l->s, &x, &v->w) != PM_OK;
+		c->resets += v->reset;
+		emitted = true;
+	}
+	v->w.when = (uint64_t)s->time;
+	l->s = x;
+	l->serial = y->serial + 1;
+	return emitted;
+}
+
 /* One shown counter ci (ct) of the instance row of values row, at place
- * p of the system's values: its value or window into *v, and whether
- * there is one (none: no previous sample for a two-sample type). */
+ * p of the system's values: its series found, checked against the one at
+ * p, then its value or window into *v, and whether there is one. */
 static pm_status
 cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
              bool back, const struct key *k, const char **instance, size_t p,
-             const struct wp_object *o, const uint64_t *row, size_t ci,
+             const struct clocks *clk, const uint64_t *row, size_t ci,
              const struct wp_counter *ct, struct series_value *v, bool *emitted)
 {
 	const struct counter_type_info *ti;
 	enum counter_type type;
-	struct counter_sample x;
-	struct last *l;
 	uint32_t id = y->at[p] - 1;
 	pm_status st;
 
@@ -308,23 +368,33 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
 			return st;
 		y->at[p] = id + 1;
 	}
-	l = &c->last[id];
-	ti = l->ti;
-	type = c->cat[id].type;
-	x = sample_of(s, o, row, ci, ct, ti);
-	*v = (struct series_value){ .series = id, .two = ti->two_samples };
-	if (!ti->two_samples) {
-		(void)counter_window_of(type, NULL, &x, &v->w);
-		*emitted = true;
-	} else if (y->serial && l->serial == y->serial) {
-		v->reset = back || counter_window_of(type, &l->s, &x, &v->w) != PM_OK;
-		c->resets += v->reset;
-		*emitted = true;
-	}
-	v->w.when = (uint64_t)s->time;
-	l->s = x;
-	l->serial = y->serial + 1;
+	*emitted = cook_value(c, s, y, back, id, clk, row, ci, ct, v);
 	return PM_OK;
+}
+
+/* Whether object i of snapshot s, its first value at place p, is the
+ * system's previous snapshot's object i, with the same definitions. */
+static bool
+same_object(const struct system *y, size_t had, size_t i, const struct wp_object *o, size_t p)
+{
+	const struct laid *d = &y->laid[i];
+
+	return i < had && o->defs && d->defs == o->defs && d->title == o->title &&
+	       d->num_instances == o->num_instances && d->ninstances == o->ninstances &&
+	       d->at == p;
+}
+
+/* Whether the row of object o at place p, of the previous snapshot's
+ * object there, was of the instance named name: then each of its shown
+ * counters has its series at its place. */
+static bool
+same_row(const struct wp_cook *c, const struct system *y, const struct wp_object *o,
+         size_t p, const char *name)
+{
+	for (size_t ci = 0; ci < o->ncounters; ci++)
+		if (o->counters[ci].role == WP_SHOWN)
+			return y->at[p + ci] && strcmp(c->cat[y->at[p + ci] - 1].instance, name) == 0;
+	return true;
 }
 
 pm_status
@@ -333,37 +403,52 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 	struct series_frame f;
 	struct system *y;
 	uint32_t source;
-	size_t n = 0, p = 0, places = values_in(s);
+	size_t n = 0, p = 0, places = values_in(s), had;
 	bool back;
 	pm_status st;
 
 	if ((st = sources_intern(c->src, s->system, strlen(s->system), &source)) != PM_OK)
 		return st;
 	if (!(y = system_of(c, source, places)) ||
-	    !grow_table((void **)&c->vals, &c->vcap, places, sizeof *c->vals))
+	    !grow_table((void **)&c->vals, &c->vcap, places, sizeof *c->vals) ||
+	    !grow_table((void **)&y->laid, &y->laid_cap, s->nobjects, sizeof *y->laid))
 		return PM_E_NOMEM;
+	had = y->nlaid;
+	y->nlaid = 0;  /* until this snapshot is cooked whole */
 	back = y->serial && went_back(y, s);
 	for (size_t i = 0; i < s->nobjects; i++) {
 		const struct wp_object *o = &s->objects[i];
 		size_t rows = o->num_instances == WP_NO_INSTANCES ? 1 : o->ninstances;
+		bool same = same_object(y, had, i, o, p);
+		struct clocks clk = clocks_of(s, o);
+		y->laid[i] = (struct laid){ o->title, o->num_instances, o->defs, o->ninstances, p };
 		for (size_t r = 0; r < rows; r++) {
 			struct key k = { source, o->title, 0,
 			                 o->ninstances ? o->instances[r].name : "" };
 			const uint64_t *row = o->values + r * o->ncounters;
 			const char *instance = NULL;
+			if (same && same_row(c, y, o, p, k.instance)) {
+				/* every series at its place: a loop of its own */
+				for (size_t ci = 0; ci < o->ncounters; ci++, p++)
+					if (o->counters[ci].role == WP_SHOWN)
+						n += cook_value(c, s, y, back, y->at[p] - 1, &clk, row, ci,
+						                &o->counters[ci], &c->vals[n]);
+				continue;
+			}
 			for (size_t ci = 0; ci < o->ncounters; ci++, p++) {
 				const struct wp_counter *ct = &o->counters[ci];
 				bool emitted;
 				if (ct->role != WP_SHOWN)
 					continue;  /* a base, or a type without a value */
 				k.counter = ct->title;
-				if ((st = cook_counter(c, s, y, back, &k, &instance, p, o, row, ci,
+				if ((st = cook_counter(c, s, y, back, &k, &instance, p, &clk, row, ci,
 				                       ct, &c->vals[n], &emitted)) != PM_OK)
 					return st;
 				n += emitted;
 			}
 		}
 	}
+	y->nlaid = s->nobjects;
 	f = (struct series_frame){ .source = source, .input = input, .start = y->serial ? y->time : s->time,
 	                           .end = s->time, .v = c->vals, .n = n,
 	                           .catalogue = c->cat, .nseries = c->n };

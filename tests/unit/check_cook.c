@@ -3,9 +3,9 @@
  * snapshot, the windows of a second with D and TB from each type's time
  * base, PRECISION timers' D from their timestamp counter, a 4-byte wrap, a
  * 64-bit reset, a clock going back, two systems interleaved, instances
- * coming and going, bases and NODATA skipped, and the series' names. Every
- * expected figure is worked out by hand beside it from the raw values the
- * test sets. */
+ * coming and going or renamed, bases and NODATA skipped, and the series'
+ * names. Every expected figure is worked out by hand beside it from the
+ * raw values the test sets. */
 #include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
@@ -603,6 +603,47 @@ START_TEST(moved_instances_keep_their_series)
 }
 END_TEST
 
+/* An object of numbered definitions (block.h) at the same place: a row
+ * whose instance was renamed is a new series, found through the index,
+ * not the one at its place; the old name back is the old series, whose
+ * previous sample is not the system's previous snapshot. */
+START_TEST(renamed_instance_of_known_definitions)
+{
+	static const struct wp_instance ab[] = { { .name = "a", .unique_id = -1 },
+	                                         { .name = "b", .unique_id = -1 } };
+	static const struct wp_instance ac[] = { { .name = "a", .unique_id = -1 },
+	                                         { .name = "c", .unique_id = -1 } };
+	static const uint64_t v1[] = { 1000000, 5,   2000000, 6 };
+	static const uint64_t v2[] = { 3000000, 7,   9000000, 8 };
+	static const uint64_t v3[] = { 4000000, 9,   9500000, 10 };
+	struct wp_snapshot s;
+	uint32_t b16;
+
+	s = cpu_snapshot(100, ab, 2, v1);
+	cpu_obj.defs = 5;
+	add(&s);
+	b16 = must(0, 16, "b")->v.series;
+	s = cpu_snapshot(110, ac, 2, v2);
+	cpu_obj.defs = 5;
+	add(&s);
+	ck_assert_uint_eq(got[1].n, 3);  /* c is new: no window of counter 6 */
+	ck_assert_ptr_null(find(1, 6, "c"));
+	ck_assert_ptr_null(find(1, 6, "b"));
+	ck_assert_uint_ne(must(1, 16, "c")->v.series, b16);
+	ck_assert_uint_eq(must(1, 16, "c")->v.w.n, 8);
+	ck_assert_uint_eq(must(1, 6, "a")->v.w.n, 2000000);   /* 3,000,000 - 1,000,000 */
+	s = cpu_snapshot(120, ab, 2, v3);
+	cpu_obj.defs = 5;
+	add(&s);
+	ck_assert_uint_eq(got[2].n, 3);  /* b's previous sample is two back */
+	ck_assert_ptr_null(find(2, 6, "b"));
+	ck_assert_uint_eq(must(2, 16, "b")->v.series, b16);
+	ck_assert_uint_eq(must(2, 16, "b")->v.w.n, 10);
+	ck_assert_uint_eq(must(2, 6, "a")->v.w.n, 1000000);   /* 4,000,000 - 3,000,000 */
+	ck_assert_uint_eq(wp_cook_resets(cook), 0);
+}
+END_TEST
+
 START_TEST(object_with_zero_instances_gives_nothing)
 {
 	static const uint64_t none[1] = { 0 };
@@ -632,6 +673,7 @@ unit_suite(void)
 	tcase_add_test(tc, four_byte_large_jump_is_no_wrap);
 	tcase_add_test(tc, new_instance_has_no_window);
 	tcase_add_test(tc, moved_instances_keep_their_series);
+	tcase_add_test(tc, renamed_instance_of_known_definitions);
 	tcase_add_test(tc, object_with_zero_instances_gives_nothing);
 	suite_add_tcase(s, tc);
 	return s;

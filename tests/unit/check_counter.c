@@ -1125,6 +1125,48 @@ START_TEST(window_fraction_is_one_window)
 }
 END_TEST
 
+/* counter_acc_add_fraction is counter_acc_add, then the window's own
+ * fraction when it has a value: for every type and the windows above,
+ * added to an accumulator that holds a window already, the same status,
+ * accumulator words and fraction as the two calls. */
+START_TEST(add_fraction_is_add_then_window)
+{
+	static const uint64_t v[] = { 0, 1, 2, 3, 7, 10000, 4294967295ULL,
+	                              18446744073709551615ULL };
+	const size_t nv = sizeof v / sizeof v[0];
+	const struct counter_window first = { .n = 5, .d = 9, .db = 3, .b = 4, .tb = 10000000,
+	                                      .when = 1 };
+
+	for (int t = 0; t < CT_COUNT; t++)
+		for (size_t i = 0; i < nv * nv * nv * 3; i++) {
+			struct counter_window w = { .n = v[i % nv],
+			                            .d = v[i / nv % nv],
+			                            .b = v[i / nv / nv % nv],
+			                            .tb = i / nv / nv / nv == 0 ? 0 : 10000000,
+			                            .when = i };
+			struct counter_acc a1, a2;
+			uint64_t w1[COUNTER_ACC_WORDS], w2[COUNTER_ACC_WORDS];
+			counter_u128 n1 = 0, d1 = 0, n2 = 0, d2 = 0;
+			pm_status s1, s2;
+
+			w.db = i / nv / nv / nv == 2 ? v[i % nv] : w.b;
+			counter_acc_init(&a1, (enum counter_type)t);
+			counter_acc_init(&a2, (enum counter_type)t);
+			(void)counter_acc_add(&a1, &first);
+			(void)counter_acc_add(&a2, &first);
+			s1 = counter_acc_add(&a1, &w);
+			if (s1 == PM_OK)
+				s1 = counter_window_fraction((enum counter_type)t, &w, &n1, &d1);
+			s2 = counter_acc_add_fraction(&a2, &w, &n2, &d2);
+			ck_assert_int_eq(s1, s2);
+			ck_assert(n1 == n2 && d1 == d2);
+			counter_acc_pack(&a1, w1);
+			counter_acc_pack(&a2, w2);
+			ck_assert_mem_eq(w1, w2, sizeof w1);
+		}
+}
+END_TEST
+
 /* Feeds: windows read from vectors of figures, several windows a call.
  * Figures worked out by hand; a feed whose flags are missing counts a
  * window without a value. */
@@ -1286,6 +1328,7 @@ unit_suite(void)
 	tcase_add_test(tc, acc_from_samples);
 	tcase_add_test(tc, acc_fraction_exact);
 	tcase_add_test(tc, window_fraction_is_one_window);
+	tcase_add_test(tc, add_fraction_is_add_then_window);
 	tcase_add_test(tc, feeds_by_hand);
 	tcase_add_test(tc, feed_sort_runs);
 	tcase_add_test(tc, feed_is_acc_add);
