@@ -157,16 +157,18 @@ struct rpt_def {
 	enum rpt_rows rows;
 	enum rpt_layout layout;
 	char object[RPT_NAME_MAX];   /* series reports: the object; "": any */
-	struct rpt_column cols[RPT_MAX_COLUMNS];
 	size_t ncols;
 	/* "top N buckets by COLUMN": columns over the N rows of the family
 	 * with the largest value of top_cols[top_by], in each group */
-	struct rpt_column top_cols[RPT_MAX_COLUMNS / 8];
 	size_t ntop;
 	unsigned top_n;
 	size_t top_by;
-	struct rpt_chart charts[RPT_MAX_CHARTS];
 	size_t ncharts;
+	/* the tables last: rptdef_parse zeroes only what comes before them,
+	 * and their entries past the counts are never read */
+	struct rpt_column cols[RPT_MAX_COLUMNS];
+	struct rpt_column top_cols[RPT_MAX_COLUMNS / 8];
+	struct rpt_chart charts[RPT_MAX_CHARTS];
 };
 
 /* Whether def reports series (frame/series.h) rather than frames. */
