@@ -1,6 +1,7 @@
 /* copybook.c: read record layouts from DSECT listings. See copybook.h. */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "core/copybook.h"
 #include "core/diag.h"
 #include "core/exitcode.h"
+#include "core/fnv.h"
 
 #define LINE_MAX_LEN 256
 
@@ -23,16 +25,26 @@ is_op(const char *w)
 	return 0;
 }
 
+/* A location or a value: 4 to 8 hex digits, read as they are checked. */
 static int
 parse_hex(const char *w, long *out)
 {
-	size_t n = strlen(w);
-	if (n < 4 || n > 8)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)w[i]))
+	long v = 0;
+	size_t n = 0;
+
+	for (; w[n]; n++) {
+		unsigned char c = (unsigned char)w[n];
+		int d = c >= '0' && c <= '9' ? c - '0'
+		      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		      : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0 || n == 8)
 			return 0;
-	*out = strtol(w, NULL, 16);
+		v = v * 16 + d;
+	}
+	if (n < 4)
+		return 0;
+	*out = v;
 	return 1;
 }
 
@@ -102,6 +114,13 @@ parse_ds(const char *op, char *type, size_t *length)
 	return 1;
 }
 
+/* Open addressing over the field names while a listing is parsed, for
+ * "field defined twice" (a search of the fields before each one cost
+ * more than all the rest of the parse): slots hold a field's index + 1,
+ * 0 when empty, and stay at most half full. */
+#define NAME_SLOTS (2 * CB_MAX_FIELDS)
+_Static_assert((NAME_SLOTS & (NAME_SLOTS - 1)) == 0, "a power of two");
+
 /* Where the parser is: for messages, and the section fields go into. */
 struct parse {
 	struct layout *lay;
@@ -111,7 +130,19 @@ struct parse {
 	void *ctx;
 	char *err;
 	size_t errlen;
+	uint16_t names[NAME_SLOTS];
 };
+
+/* The slot of name: where it is, or the empty one where it would go. */
+static uint16_t *
+name_slot(struct parse *ps, const char *name)
+{
+	size_t i = (size_t)fnv_text(FNV_OFFSET, name) & (NAME_SLOTS - 1);
+
+	while (ps->names[i] && strcmp(ps->lay->fields[ps->names[i] - 1].name, name) != 0)
+		i = (i + 1) & (NAME_SLOTS - 1);
+	return &ps->names[i];
+}
 
 static pm_status
 fail(struct parse *ps, const char *what, const char *word)
@@ -144,9 +175,6 @@ grow(void **table, size_t *cap, size_t n, size_t size, size_t max)
 		want = max;
 	if (!(bigger = realloc(*table, want * size)))
 		return -1;
-	/* new elements start zeroed: what a listing does not say (units
-	 * without a binding) reads as none */
-	memset((char *)bigger + *cap * size, 0, (want - *cap) * size);
 	*table = bigger;
 	*cap = want;
 	return 1;
@@ -186,8 +214,8 @@ add_equate(struct parse *ps, const char *label, long value, const char *rest)
 	if (st != PM_OK)
 		return st;
 	e = &lay->equates[lay->nequates++];
+	*e = (struct cb_equate){ .value = value };
 	memcpy(e->name, label, strlen(label) + 1);
-	e->value = value;
 	copy_text(e->desc, sizeof e->desc, rest);
 	return PM_OK;
 }
@@ -201,6 +229,7 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 	struct layout *lay = ps->lay;
 	struct cb_field *f;
 	void *table = lay->fields;
+	uint16_t *slot;
 	char type;
 	size_t length;
 	pm_status st;
@@ -211,7 +240,7 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 		lay->part_end[ps->section] = (size_t)loc + length;
 	if (!label)
 		return PM_OK; /* reserved space: counts for the extent only */
-	if (layout_field(lay, label))
+	if (*(slot = name_slot(ps, label)))
 		return fail(ps, "field defined twice", label);
 	st = make_room(ps, &table, &lay->fields_cap, lay->nfields,
 	               sizeof *lay->fields, CB_MAX_FIELDS, "fields");
@@ -219,11 +248,11 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 	if (st != PM_OK)
 		return st;
 	f = &lay->fields[lay->nfields++];
+	*slot = (uint16_t)lay->nfields;
+	/* units none until the binding says */
+	*f = (struct cb_field){ .part = ps->section, .offset = (size_t)loc,
+	                        .length = length, .type = type };
 	memcpy(f->name, label, strlen(label) + 1);
-	f->part = ps->section;
-	f->offset = (size_t)loc;
-	f->length = length;
-	f->type = type;
 	copy_text(f->desc, sizeof f->desc, rest);
 	return PM_OK;
 }
@@ -313,7 +342,7 @@ pm_status
 layout_parse(const char *text, const char *file, cb_comment_fn comment,
              void *ctx, struct layout *lay, char *err, size_t errlen)
 {
-	struct parse ps = { lay, file, 0, 0, comment, ctx, err, errlen };
+	struct parse ps = { lay, file, 0, 0, comment, ctx, err, errlen, { 0 } };
 	pm_status st;
 
 	memset(lay, 0, sizeof *lay);
