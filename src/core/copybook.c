@@ -14,22 +14,25 @@
 
 #define LINE_MAX_LEN 256
 
-static const char *const ops[] = { "DS", "DC", "EQU", "ORG", "DSECT", NULL };
+enum op { OP_DS, OP_DC, OP_EQU, OP_ORG, OP_DSECT, OP_NONE };
 
-static int
-is_op(const char *w)
+static const char *const ops[] = { "DS", "DC", "EQU", "ORG", "DSECT" };
+
+/* The statement w names; its first letter spares most labels a compare. */
+static enum op
+op_of(const char *w)
 {
-	for (size_t i = 0; ops[i]; i++)
-		if (strcmp(w, ops[i]) == 0)
-			return 1;
-	return 0;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (w[0] == ops[i][0] && strcmp(w, ops[i]) == 0)
+			return (enum op)i;
+	return OP_NONE;
 }
 
 /* A location or a value: 4 to 8 hex digits, read as they are checked. */
 static int
 parse_hex(const char *w, long *out)
 {
-	long v = 0;
+	unsigned long v = 0;
 	size_t n = 0;
 
 	for (; w[n]; n++) {
@@ -40,11 +43,11 @@ parse_hex(const char *w, long *out)
 
 		if (d < 0 || n == 8)
 			return 0;
-		v = v * 16 + d;
+		v = v * 16 + (unsigned)d;
 	}
 	if (n < 4)
 		return 0;
-	*out = v;
+	*out = (long)v;
 	return 1;
 }
 
@@ -280,29 +283,31 @@ statement(struct parse *ps, char *cur)
 {
 	char *w[2];
 	const char *label = NULL, *op, *operand;
+	enum op k;
 	long loc;
 
 	w[0] = next_word(&cur);
 	w[1] = w[0] ? next_word(&cur) : NULL;
 	if (!w[1] || !parse_hex(w[0], &loc))
 		return PM_OK;
-	if (is_op(w[1])) {
+	if ((k = op_of(w[1])) != OP_NONE) {
 		op = w[1];
 	} else {
 		label = w[1];
 		op = next_word(&cur);
+		k = op ? op_of(op) : OP_NONE;
 	}
 	operand = op ? next_word(&cur) : NULL;
-	if (!op || !is_op(op))
+	if (k == OP_NONE)
 		return fail(ps, "unknown statement", op ? op : w[1]);
 	if (label && strlen(label) >= CB_NAME_MAX)
 		return fail(ps, "label too long", label);
-	if (strcmp(op, "DSECT") == 0) {
+	if (k == OP_DSECT) {
 		if (label)
 			memcpy(ps->lay->name, label, strlen(label) + 1);
-	} else if (strcmp(op, "EQU") == 0) {
+	} else if (k == OP_EQU) {
 		return add_equate(ps, label, loc, cur);
-	} else if (strcmp(op, "DS") == 0 || strcmp(op, "DC") == 0) {
+	} else if (k == OP_DS || k == OP_DC) {
 		return add_storage(ps, label, loc, operand, cur);
 	}
 	/* ORG moves the location counter; the listing's own locations
