@@ -10,7 +10,7 @@
 #include "core/copybook.h"
 #include "core/diag.h"
 #include "core/exitcode.h"
-#include "core/fnv.h"
+#include "core/nameslot.h"
 
 #define LINE_MAX_LEN 256
 
@@ -117,10 +117,8 @@ parse_ds(const char *op, char *type, size_t *length)
 	return 1;
 }
 
-/* Open addressing over the field names while a listing is parsed, for
- * "field defined twice" (a search of the fields before each one cost
- * more than all the rest of the parse): slots hold a field's index + 1,
- * 0 when empty, and stay at most half full. */
+/* The field names while a listing is parsed, for "field defined twice"
+ * (core/nameslot.h). */
 #define NAME_SLOTS (2 * CB_MAX_FIELDS)
 _Static_assert((NAME_SLOTS & (NAME_SLOTS - 1)) == 0, "a power of two");
 
@@ -135,17 +133,6 @@ struct parse {
 	size_t errlen;
 	uint16_t names[NAME_SLOTS];
 };
-
-/* The slot of name: where it is, or the empty one where it would go. */
-static uint16_t *
-name_slot(struct parse *ps, const char *name)
-{
-	size_t i = (size_t)fnv_text(FNV_OFFSET, name) & (NAME_SLOTS - 1);
-
-	while (ps->names[i] && strcmp(ps->lay->fields[ps->names[i] - 1].name, name) != 0)
-		i = (i + 1) & (NAME_SLOTS - 1);
-	return &ps->names[i];
-}
 
 static pm_status
 fail(struct parse *ps, const char *what, const char *word)
@@ -243,7 +230,8 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 		lay->part_end[ps->section] = (size_t)loc + length;
 	if (!label)
 		return PM_OK; /* reserved space: counts for the extent only */
-	if (*(slot = name_slot(ps, label)))
+	slot = nameslot_find(ps->names, NAME_SLOTS, label, lay->fields, sizeof *lay->fields);
+	if (*slot)
 		return fail(ps, "field defined twice", label);
 	st = make_room(ps, &table, &lay->fields_cap, lay->nfields,
 	               sizeof *lay->fields, CB_MAX_FIELDS, "fields");

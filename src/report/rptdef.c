@@ -6,12 +6,19 @@
 
 #include "core/fnv.h"
 #include "core/gcd.h"
+#include "core/nameslot.h"
 #include "core/numparse.h"
 #include "frame/frame.h"
 #include "report/rptdef.h"
 
 #define LINE_MAX_TOKENS 16
 #define TOKEN_MAX 256
+/* The names of def->cols, for "duplicate column" (core/nameslot.h): an
+ * each block's columns, each compared with all before it, cost more
+ * than the rest of the parse. */
+#define COL_SLOTS 1024
+_Static_assert(COL_SLOTS >= 2 * RPT_MAX_COLUMNS && (COL_SLOTS & (COL_SLOTS - 1)) == 0,
+               "twice the columns, a power of two");
 
 struct parser {
 	struct rpt_def *def;
@@ -25,6 +32,7 @@ struct parser {
 	char top_by[RPT_NAME_MAX];
 	bool seen_column;
 	bool seen_top;
+	uint16_t col_names[COL_SLOTS];
 	struct rpt_column tmpl[RPT_MAX_COLUMNS / 8]; /* columns of an each block;
 	                                                last: not zeroed */
 };
@@ -755,11 +763,17 @@ static pm_status
 add_column(struct parser *p, struct rpt_column *cols, size_t *n, size_t max,
            const struct rpt_column *c)
 {
+	uint16_t *slot = NULL;
+
 	if (*n == max)
 		return fail(p, "more than %zu columns", max);
-	if (has_column(cols, *n, c->name))
+	if (cols == p->def->cols ? *(slot = nameslot_find(p->col_names, COL_SLOTS, c->name,
+	                                                  cols, sizeof *cols))
+	                         : has_column(cols, *n, c->name))
 		return fail(p, "duplicate column '%s'", c->name);
 	cols[(*n)++] = *c;
+	if (slot)
+		*slot = (uint16_t)*n;
 	return PM_OK;
 }
 

@@ -86,7 +86,7 @@ enum rpt_value_kind {
 };
 
 struct rpt_column {
-	char name[RPT_NAME_MAX];
+	char name[RPT_NAME_MAX];     /* first: core/nameslot.h */
 	char heading[RPT_NAME_MAX];  /* for the text format */
 	char block_heading[RPT_NAME_MAX]; /* of a column of "each bucket": its
 	                              heading in the block's table of a form,
