@@ -1,6 +1,7 @@
 /* copybook.c: read record layouts from DSECT listings. See copybook.h. */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,30 +10,44 @@
 #include "core/copybook.h"
 #include "core/diag.h"
 #include "core/exitcode.h"
+#include "core/nameslot.h"
 
 #define LINE_MAX_LEN 256
 
-static const char *const ops[] = { "DS", "DC", "EQU", "ORG", "DSECT", NULL };
+enum op { OP_DS, OP_DC, OP_EQU, OP_ORG, OP_DSECT, OP_NONE };
 
-static int
-is_op(const char *w)
+static const char *const ops[] = { "DS", "DC", "EQU", "ORG", "DSECT" };
+
+/* The statement w names; its first letter spares most labels a compare. */
+static enum op
+op_of(const char *w)
 {
-	for (size_t i = 0; ops[i]; i++)
-		if (strcmp(w, ops[i]) == 0)
-			return 1;
-	return 0;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (w[0] == ops[i][0] && strcmp(w, ops[i]) == 0)
+			return (enum op)i;
+	return OP_NONE;
 }
 
+/* A location or a value: 4 to 8 hex digits, read as they are checked. */
 static int
 parse_hex(const char *w, long *out)
 {
-	size_t n = strlen(w);
-	if (n < 4 || n > 8)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)w[i]))
+	unsigned long v = 0;
+	size_t n = 0;
+
+	for (; w[n]; n++) {
+		unsigned char c = (unsigned char)w[n];
+		int d = c >= '0' && c <= '9' ? c - '0'
+		      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		      : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0 || n == 8)
 			return 0;
-	*out = strtol(w, NULL, 16);
+		v = v * 16 + (unsigned)d;
+	}
+	if (n < 4)
+		return 0;
+	*out = (long)v;
 	return 1;
 }
 
@@ -102,6 +117,11 @@ parse_ds(const char *op, char *type, size_t *length)
 	return 1;
 }
 
+/* The field names while a listing is parsed, for "field defined twice"
+ * (core/nameslot.h). */
+#define NAME_SLOTS (2 * CB_MAX_FIELDS)
+_Static_assert((NAME_SLOTS & (NAME_SLOTS - 1)) == 0, "a power of two");
+
 /* Where the parser is: for messages, and the section fields go into. */
 struct parse {
 	struct layout *lay;
@@ -111,6 +131,7 @@ struct parse {
 	void *ctx;
 	char *err;
 	size_t errlen;
+	uint16_t names[NAME_SLOTS];
 };
 
 static pm_status
@@ -144,9 +165,6 @@ grow(void **table, size_t *cap, size_t n, size_t size, size_t max)
 		want = max;
 	if (!(bigger = realloc(*table, want * size)))
 		return -1;
-	/* new elements start zeroed: what a listing does not say (units
-	 * without a binding) reads as none */
-	memset((char *)bigger + *cap * size, 0, (want - *cap) * size);
 	*table = bigger;
 	*cap = want;
 	return 1;
@@ -186,8 +204,8 @@ add_equate(struct parse *ps, const char *label, long value, const char *rest)
 	if (st != PM_OK)
 		return st;
 	e = &lay->equates[lay->nequates++];
+	*e = (struct cb_equate){ .value = value };
 	memcpy(e->name, label, strlen(label) + 1);
-	e->value = value;
 	copy_text(e->desc, sizeof e->desc, rest);
 	return PM_OK;
 }
@@ -201,6 +219,7 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 	struct layout *lay = ps->lay;
 	struct cb_field *f;
 	void *table = lay->fields;
+	uint16_t *slot;
 	char type;
 	size_t length;
 	pm_status st;
@@ -211,7 +230,8 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 		lay->part_end[ps->section] = (size_t)loc + length;
 	if (!label)
 		return PM_OK; /* reserved space: counts for the extent only */
-	if (layout_field(lay, label))
+	slot = nameslot_find(ps->names, NAME_SLOTS, label, lay->fields, sizeof *lay->fields);
+	if (*slot)
 		return fail(ps, "field defined twice", label);
 	st = make_room(ps, &table, &lay->fields_cap, lay->nfields,
 	               sizeof *lay->fields, CB_MAX_FIELDS, "fields");
@@ -219,11 +239,11 @@ add_storage(struct parse *ps, const char *label, long loc, const char *operand,
 	if (st != PM_OK)
 		return st;
 	f = &lay->fields[lay->nfields++];
+	*slot = (uint16_t)lay->nfields;
+	/* units none until the binding says */
+	*f = (struct cb_field){ .part = ps->section, .offset = (size_t)loc,
+	                        .length = length, .type = type };
 	memcpy(f->name, label, strlen(label) + 1);
-	f->part = ps->section;
-	f->offset = (size_t)loc;
-	f->length = length;
-	f->type = type;
 	copy_text(f->desc, sizeof f->desc, rest);
 	return PM_OK;
 }
@@ -251,29 +271,31 @@ statement(struct parse *ps, char *cur)
 {
 	char *w[2];
 	const char *label = NULL, *op, *operand;
+	enum op k;
 	long loc;
 
 	w[0] = next_word(&cur);
 	w[1] = w[0] ? next_word(&cur) : NULL;
 	if (!w[1] || !parse_hex(w[0], &loc))
 		return PM_OK;
-	if (is_op(w[1])) {
+	if ((k = op_of(w[1])) != OP_NONE) {
 		op = w[1];
 	} else {
 		label = w[1];
 		op = next_word(&cur);
+		k = op ? op_of(op) : OP_NONE;
 	}
 	operand = op ? next_word(&cur) : NULL;
-	if (!op || !is_op(op))
+	if (k == OP_NONE)
 		return fail(ps, "unknown statement", op ? op : w[1]);
 	if (label && strlen(label) >= CB_NAME_MAX)
 		return fail(ps, "label too long", label);
-	if (strcmp(op, "DSECT") == 0) {
+	if (k == OP_DSECT) {
 		if (label)
 			memcpy(ps->lay->name, label, strlen(label) + 1);
-	} else if (strcmp(op, "EQU") == 0) {
+	} else if (k == OP_EQU) {
 		return add_equate(ps, label, loc, cur);
-	} else if (strcmp(op, "DS") == 0 || strcmp(op, "DC") == 0) {
+	} else if (k == OP_DS || k == OP_DC) {
 		return add_storage(ps, label, loc, operand, cur);
 	}
 	/* ORG moves the location counter; the listing's own locations
@@ -313,7 +335,7 @@ pm_status
 layout_parse(const char *text, const char *file, cb_comment_fn comment,
              void *ctx, struct layout *lay, char *err, size_t errlen)
 {
-	struct parse ps = { lay, file, 0, 0, comment, ctx, err, errlen };
+	struct parse ps = { lay, file, 0, 0, comment, ctx, err, errlen, { 0 } };
 	pm_status st;
 
 	memset(lay, 0, sizeof *lay);

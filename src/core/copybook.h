@@ -43,7 +43,7 @@ enum cb_units {
 };
 
 struct cb_field {
-	char name[CB_NAME_MAX];
+	char name[CB_NAME_MAX];  /* first: core/nameslot.h */
 	unsigned part;   /* the section the binding's comments put it in */
 	size_t offset;
 	size_t length;   /* bytes; 0 for labels (DS 0F) */

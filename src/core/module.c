@@ -72,3 +72,22 @@ module_load(struct diag *d, const char *needed_by, const char *file, const char 
 	         why[0], tried > 1 ? "; " : "", tried > 1 ? why[1] : "");
 	return NULL;
 }
+
+bool
+module_library(const char *soname, const char *const *names, void **fns, size_t n,
+               char *why, size_t cap)
+{
+	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(why, cap, "%s", dlerror());
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(fns[i] = dlsym(h, names[i]))) {
+			snprintf(why, cap, "%s", dlerror());
+			dlclose(h);
+			return false;
+		}
+	return true;
+}

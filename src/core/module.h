@@ -11,6 +11,9 @@
 #ifndef MODULE_H
 #define MODULE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "core/diag.h"
 
 struct module_head {
@@ -27,5 +30,12 @@ struct module_head {
  * thread reads. */
 const struct module_head *module_load(struct diag *d, const char *needed_by,
                                       const char *file, const char *entry, unsigned abi);
+
+/* A library of the system loaded by its soname (RTLD_NOW, RTLD_LOCAL),
+ * and the n functions of names into fns: for a decoder whose library
+ * only a compressed input needs (io/decompress.c). Never unloaded. false
+ * with dlerror's words in why. */
+bool module_library(const char *soname, const char *const *names, void **fns, size_t n,
+                    char *why, size_t cap);
 
 #endif

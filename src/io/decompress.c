@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,11 @@
 #endif
 #ifdef HAVE_ZSTD
 #include <zstd.h>
+#endif
+#if defined(ZLIB_SONAME) || defined(ZSTD_SONAME)
+#include <pthread.h>
+
+#include "core/module.h"
 #endif
 
 /* Compressed bytes read from the source at a time. */
@@ -41,6 +47,7 @@ struct decoder {
 	bool raw_eof;            /* the source has no more */
 	bool inside;             /* inside a member or frame */
 	bool done;               /* reads return 0 from now on */
+	bool closed;             /* never opened: its library did not load */
 	uint64_t consumed;       /* compressed bytes read from the source */
 	uint64_t produced;       /* decoded bytes handed out */
 	const char *error;       /* the library's words for a STEP_ERROR */
@@ -55,13 +62,73 @@ struct codec {
 	const char *truncated; /* the stream ends inside one */
 	size_t magic_len;      /* at most DECOMPRESS_MAGIC_LEN */
 	bool (*magic)(const uint8_t *p);
+	bool (*load)(char *why, size_t cap); /* its library, else why not */
 	bool (*open)(struct decoder *d);
 	enum step (*step)(struct decoder *d, uint8_t *out, size_t cap, size_t *n);
 	void (*next)(struct decoder *d); /* ready for another member or frame */
 	void (*close)(struct decoder *d);
 };
 
+/* A codec's library: its functions called through a table, linked in or,
+ * where configure found the library's soname (ZLIB_SONAME, ZSTD_SONAME),
+ * loaded by the first input of that codec (core/module.h): linked, the
+ * libraries cost every run their loading, compressed input or not. */
+#if defined(ZLIB_SONAME) || defined(ZSTD_SONAME)
+/* names[i] into fns[i] (n of them) from soname, once, from any thread. */
+struct lazy {
+	pthread_once_t once;
+	const char *soname;
+	const char *const *names;
+	void **fns;
+	size_t n;
+	bool ok;
+	char why[256];
+};
+
+static bool
+lazy_load(struct lazy *l, void (*load)(void))
+{
+	return pthread_once(&l->once, load) == 0 && l->ok;
+}
+#endif
+
 #ifdef HAVE_ZLIB
+static struct zlib_fns {
+	int (*inflateInit2_)(z_streamp, int, const char *, int);
+	int (*inflate)(z_streamp, int);
+	int (*inflateReset)(z_streamp);
+	int (*inflateEnd)(z_streamp);
+	const char *(*zError)(int);
+} zl
+#ifndef ZLIB_SONAME
+	= { inflateInit2_, inflate, inflateReset, inflateEnd, zError };
+#else
+	;
+static const char *const zlib_names[] = {
+	"inflateInit2_", "inflate", "inflateReset", "inflateEnd", "zError"
+};
+static void *zlib_fns[sizeof zlib_names / sizeof zlib_names[0]];
+static struct lazy zlib_lazy = { PTHREAD_ONCE_INIT, ZLIB_SONAME, zlib_names, zlib_fns,
+                                 sizeof zlib_names / sizeof zlib_names[0], false, "" };
+
+static void
+zlib_resolve(void)
+{
+	struct lazy *l = &zlib_lazy;
+
+	/* the table's types are the header's, checked without a reference */
+	(void)sizeof(zl = (struct zlib_fns){ inflateInit2_, inflate, inflateReset,
+	                                     inflateEnd, zError });
+	if (!(l->ok = module_library(l->soname, l->names, l->fns, l->n, l->why, sizeof l->why)))
+		return;
+	zl.inflateInit2_ = (int (*)(z_streamp, int, const char *, int))zlib_fns[0];
+	zl.inflate = (int (*)(z_streamp, int))zlib_fns[1];
+	zl.inflateReset = (int (*)(z_streamp))zlib_fns[2];
+	zl.inflateEnd = (int (*)(z_streamp))zlib_fns[3];
+	zl.zError = (const char *(*)(int))zlib_fns[4];
+}
+#endif
+
 static bool
 gzip_magic(const uint8_t *p)
 {
@@ -69,10 +136,24 @@ gzip_magic(const uint8_t *p)
 }
 
 static bool
+gzip_load(char *why, size_t cap)
+{
+#ifdef ZLIB_SONAME
+	if (!lazy_load(&zlib_lazy, zlib_resolve)) {
+		snprintf(why, cap, "%s", zlib_lazy.why);
+		return false;
+	}
+#endif
+	(void)why;
+	(void)cap;
+	return true;
+}
+
+static bool
 gzip_open(struct decoder *d)
 {
 	/* 16 + the largest window: gzip members only, no zlib or raw deflate */
-	return inflateInit2(&d->z, 16 + MAX_WBITS) == Z_OK;
+	return zl.inflateInit2_(&d->z, 16 + MAX_WBITS, ZLIB_VERSION, (int)sizeof d->z) == Z_OK;
 }
 
 static enum step
@@ -84,31 +165,86 @@ gzip_step(struct decoder *d, uint8_t *out, size_t cap, size_t *n)
 	d->z.avail_in = (uInt)(d->len - d->pos);
 	d->z.next_out = out;
 	d->z.avail_out = cap > UINT32_MAX ? UINT32_MAX : (uInt)cap;
-	rc = inflate(&d->z, Z_NO_FLUSH);
+	rc = zl.inflate(&d->z, Z_NO_FLUSH);
 	d->pos = d->len - d->z.avail_in;
 	*n = (size_t)(d->z.next_out - out);
 	if (rc == Z_STREAM_END)
 		return STEP_END;
 	if (rc == Z_OK || rc == Z_BUF_ERROR)
 		return STEP_MORE;
-	d->error = d->z.msg ? d->z.msg : zError(rc);
+	d->error = d->z.msg ? d->z.msg : zl.zError(rc);
 	return STEP_ERROR;
 }
 
 static void
 gzip_next(struct decoder *d)
 {
-	(void)inflateReset(&d->z);
+	(void)zl.inflateReset(&d->z);
 }
 
 static void
 gzip_close(struct decoder *d)
 {
-	(void)inflateEnd(&d->z);
+	(void)zl.inflateEnd(&d->z);
 }
 #endif
 
 #ifdef HAVE_ZSTD
+static struct zstd_fns {
+	ZSTD_DStream *(*createDStream)(void);
+	size_t (*initDStream)(ZSTD_DStream *);
+	size_t (*decompressStream)(ZSTD_DStream *, ZSTD_outBuffer *, ZSTD_inBuffer *);
+	unsigned (*isError)(size_t);
+	const char *(*getErrorName)(size_t);
+	size_t (*freeDStream)(ZSTD_DStream *);
+} zs
+#ifndef ZSTD_SONAME
+	= { ZSTD_createDStream, ZSTD_initDStream, ZSTD_decompressStream, ZSTD_isError,
+	    ZSTD_getErrorName, ZSTD_freeDStream };
+#else
+	;
+static const char *const zstd_names[] = {
+	"ZSTD_createDStream", "ZSTD_initDStream", "ZSTD_decompressStream", "ZSTD_isError",
+	"ZSTD_getErrorName", "ZSTD_freeDStream"
+};
+static void *zstd_fns[sizeof zstd_names / sizeof zstd_names[0]];
+static struct lazy zstd_lazy = { PTHREAD_ONCE_INIT, ZSTD_SONAME, zstd_names, zstd_fns,
+                                 sizeof zstd_names / sizeof zstd_names[0], false, "" };
+
+static void
+zstd_resolve(void)
+{
+	struct lazy *l = &zstd_lazy;
+
+	(void)sizeof(zs = (struct zstd_fns){ ZSTD_createDStream, ZSTD_initDStream,
+	                                     ZSTD_decompressStream, ZSTD_isError,
+	                                     ZSTD_getErrorName, ZSTD_freeDStream });
+	if (!(l->ok = module_library(l->soname, l->names, l->fns, l->n, l->why, sizeof l->why)))
+		return;
+	zs.createDStream = (ZSTD_DStream *(*)(void))zstd_fns[0];
+	zs.initDStream = (size_t (*)(ZSTD_DStream *))zstd_fns[1];
+	zs.decompressStream = (size_t (*)(ZSTD_DStream *, ZSTD_outBuffer *,
+	                                  ZSTD_inBuffer *))zstd_fns[2];
+	zs.isError = (unsigned (*)(size_t))zstd_fns[3];
+	zs.getErrorName = (const char *(*)(size_t))zstd_fns[4];
+	zs.freeDStream = (size_t (*)(ZSTD_DStream *))zstd_fns[5];
+}
+#endif
+
+static bool
+zstd_load(char *why, size_t cap)
+{
+#ifdef ZSTD_SONAME
+	if (!lazy_load(&zstd_lazy, zstd_resolve)) {
+		snprintf(why, cap, "%s", zstd_lazy.why);
+		return false;
+	}
+#endif
+	(void)why;
+	(void)cap;
+	return true;
+}
+
 /* A zstd frame, or a skippable frame (0x184D2A50 to 0x184D2A5F), little
  * endian. */
 static bool
@@ -121,8 +257,8 @@ zstd_magic(const uint8_t *p)
 static bool
 zstd_open(struct decoder *d)
 {
-	return (d->zs = ZSTD_createDStream()) != NULL &&
-	       !ZSTD_isError(ZSTD_initDStream(d->zs));
+	return (d->zs = zs.createDStream()) != NULL &&
+	       !zs.isError(zs.initDStream(d->zs));
 }
 
 static enum step
@@ -130,12 +266,12 @@ zstd_step(struct decoder *d, uint8_t *out, size_t cap, size_t *n)
 {
 	ZSTD_inBuffer in = { d->raw, d->len, d->pos };
 	ZSTD_outBuffer o = { out, cap, 0 };
-	size_t rc = ZSTD_decompressStream(d->zs, &o, &in);
+	size_t rc = zs.decompressStream(d->zs, &o, &in);
 
 	d->pos = in.pos;
 	*n = o.pos;
-	if (ZSTD_isError(rc)) {
-		d->error = ZSTD_getErrorName(rc);
+	if (zs.isError(rc)) {
+		d->error = zs.getErrorName(rc);
 		return STEP_ERROR;
 	}
 	/* 0: a frame decoded and flushed whole; the next one starts afresh */
@@ -151,37 +287,51 @@ zstd_next(struct decoder *d)
 static void
 zstd_close(struct decoder *d)
 {
-	ZSTD_freeDStream(d->zs);
+	zs.freeDStream(d->zs);
 }
 #endif
 
 static const struct codec codecs[] = {
 #ifdef HAVE_ZLIB
-	{ "gzip", "member", "stream truncated inside a member", 2, gzip_magic, gzip_open, gzip_step, gzip_next, gzip_close },
+	{ "gzip", "member", "stream truncated inside a member", 2, gzip_magic, gzip_load, gzip_open, gzip_step, gzip_next, gzip_close },
 #endif
 #ifdef HAVE_ZSTD
-	{ "zstd", "frame", "stream truncated inside a frame", 4, zstd_magic, zstd_open, zstd_step, zstd_next, zstd_close },
+	{ "zstd", "frame", "stream truncated inside a frame", 4, zstd_magic, zstd_load, zstd_open, zstd_step, zstd_next, zstd_close },
 #endif
-	{ NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL }
+	{ NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 };
+
+static ssize_t damaged(struct input *in, struct decoder *d, const char *what, size_t n);
 
 bool
 decompress_stack(struct input *in, const uint8_t *head, size_t n, pm_status *st)
 {
 	const struct codec *c = codecs;
 	struct decoder *d;
+	char why[256];
 
 	*st = PM_OK;
 	while (c->name && (n < c->magic_len || !c->magic(head)))
 		c++;
 	if (!c->name)
 		return false;
-	if (!(d = calloc(1, sizeof *d)) || !c->open(d)) {
-		free(d);
+	if (!(d = calloc(1, sizeof *d))) {
 		*st = PM_E_NOMEM;
 		return false;
 	}
 	d->codec = c;
+	if (!c->load(why, sizeof why)) {
+		/* nothing decoded: said as damage at the start, and the reads end */
+		d->closed = true;
+		in->decoder = d;
+		damaged(in, d, why, 0);
+		return true;
+	}
+	if (!c->open(d)) {
+		free(d);
+		*st = PM_E_NOMEM;
+		return false;
+	}
 	memcpy(d->raw, head, n);
 	d->len = n;
 	d->consumed = n;
@@ -320,6 +470,7 @@ decompress_free(struct decoder *d)
 {
 	if (!d)
 		return;
-	d->codec->close(d);
+	if (!d->closed)
+		d->codec->close(d);
 	free(d);
 }

@@ -1,16 +1,24 @@
 /* rptdef.c: report definitions. See rptdef.h and reports/README.md. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/fnv.h"
 #include "core/gcd.h"
+#include "core/nameslot.h"
 #include "core/numparse.h"
 #include "frame/frame.h"
 #include "report/rptdef.h"
 
 #define LINE_MAX_TOKENS 16
 #define TOKEN_MAX 256
+/* The names of def->cols, for "duplicate column" (core/nameslot.h): an
+ * each block's columns, each compared with all before it, cost more
+ * than the rest of the parse. */
+#define COL_SLOTS 1024
+_Static_assert(COL_SLOTS >= 2 * RPT_MAX_COLUMNS && (COL_SLOTS & (COL_SLOTS - 1)) == 0,
+               "twice the columns, a power of two");
 
 struct parser {
 	struct rpt_def *def;
@@ -20,11 +28,13 @@ struct parser {
 	char *err;
 	size_t errlen;
 	enum { BLOCK_NONE, BLOCK_EACH, BLOCK_TOP } block;
-	struct rpt_column tmpl[RPT_MAX_COLUMNS / 8]; /* columns of an each block */
 	size_t ntmpl;
 	char top_by[RPT_NAME_MAX];
 	bool seen_column;
 	bool seen_top;
+	uint16_t col_names[COL_SLOTS];
+	struct rpt_column tmpl[RPT_MAX_COLUMNS / 8]; /* columns of an each block;
+	                                                last: not zeroed */
 };
 
 #if defined(__GNUC__)
@@ -753,11 +763,17 @@ static pm_status
 add_column(struct parser *p, struct rpt_column *cols, size_t *n, size_t max,
            const struct rpt_column *c)
 {
+	uint16_t *slot = NULL;
+
 	if (*n == max)
 		return fail(p, "more than %zu columns", max);
-	if (has_column(cols, *n, c->name))
+	if (cols == p->def->cols ? *(slot = nameslot_find(p->col_names, COL_SLOTS, c->name,
+	                                                  cols, sizeof *cols))
+	                         : has_column(cols, *n, c->name))
 		return fail(p, "duplicate column '%s'", c->name);
 	cols[(*n)++] = *c;
+	if (slot)
+		*slot = (uint16_t)*n;
 	return PM_OK;
 }
 
@@ -1152,12 +1168,19 @@ rptdef_parse(struct rpt_def *def, const char *name, const char *text,
              const char *file, const struct schema *schema, char *err,
              size_t errlen)
 {
-	struct parser p = { .def = def, .schema = schema, .file = file, .err = err,
-	                    .errlen = errlen };
+	struct parser p;
 	char line[1024];
 	pm_status st;
 
-	memset(def, 0, sizeof *def);
+	/* what comes before the tables: their entries are written whole as
+	 * they are counted, and zeroing them (~350 KB) cost every start-up */
+	memset(&p, 0, offsetof(struct parser, tmpl));
+	p.def = def;
+	p.schema = schema;
+	p.file = file;
+	p.err = err;
+	p.errlen = errlen;
+	memset(def, 0, offsetof(struct rpt_def, cols));
 	snprintf(def->name, sizeof def->name, "%s", name);
 	def->fingerprint = fnv_text(FNV_OFFSET, text);
 	snprintf(def->title, sizeof def->title, "%s", name);

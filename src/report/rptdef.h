@@ -86,7 +86,7 @@ enum rpt_value_kind {
 };
 
 struct rpt_column {
-	char name[RPT_NAME_MAX];
+	char name[RPT_NAME_MAX];     /* first: core/nameslot.h */
 	char heading[RPT_NAME_MAX];  /* for the text format */
 	char block_heading[RPT_NAME_MAX]; /* of a column of "each bucket": its
 	                              heading in the block's table of a form,
@@ -157,16 +157,18 @@ struct rpt_def {
 	enum rpt_rows rows;
 	enum rpt_layout layout;
 	char object[RPT_NAME_MAX];   /* series reports: the object; "": any */
-	struct rpt_column cols[RPT_MAX_COLUMNS];
 	size_t ncols;
 	/* "top N buckets by COLUMN": columns over the N rows of the family
 	 * with the largest value of top_cols[top_by], in each group */
-	struct rpt_column top_cols[RPT_MAX_COLUMNS / 8];
 	size_t ntop;
 	unsigned top_n;
 	size_t top_by;
-	struct rpt_chart charts[RPT_MAX_CHARTS];
 	size_t ncharts;
+	/* the tables last: rptdef_parse zeroes only what comes before them,
+	 * and their entries past the counts are never read */
+	struct rpt_column cols[RPT_MAX_COLUMNS];
+	struct rpt_column top_cols[RPT_MAX_COLUMNS / 8];
+	struct rpt_chart charts[RPT_MAX_CHARTS];
 };
 
 /* Whether def reports series (frame/series.h) rather than frames. */
