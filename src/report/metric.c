@@ -115,6 +115,7 @@ metric_frame_extras(uint64_t *extra, const struct schema *s, const struct metric
 			unsigned m = s->sums[k].member;
 			uint64_t sum = 0;
 
+#pragma GCC unroll 4
 			for (size_t i = 0; i < nrows; i++)
 				sum += x[rows[i].figure[m]];
 			sums[k] = sum;
