@@ -29,6 +29,7 @@
 #include "runout.h"
 #include "summary.h"
 #include "winperf/names.h"
+#include "core/text.h"
 
 static const char *
 title_name(uint32_t index, char buf[12], const void *ctx)
@@ -297,7 +298,7 @@ finish_page(struct run *r, pm_status st, bool read_all)
 
 	run_summary(r, summary);
 	if (r->outs.n == 1)
-		snprintf(title, sizeof title, "%s", r->first->def->title);
+		text_copy(title, sizeof title, r->first->def->title);
 	else
 		for (size_t i = 0; i < r->outs.n; i++)
 			snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runpart.h"
+#include "core/text.h"
 
 static const char identity_tag[4] = { 'I', 'D', 'N', 'T' };
 static const char inputs_tag[4] = { 'F', 'I', 'L', 'S' };
@@ -20,7 +21,7 @@ runpart_put(struct runpart_identity *id, const char *key, const char *fmt, ...)
 
 	if (id->n == RUNPART_KEYS)
 		abort();  /* a programming error: RUNPART_KEYS too small */
-	snprintf(id->key[id->n], sizeof id->key[0], "%s", key);
+	text_copy(id->key[id->n], sizeof id->key[0], key);
 	va_start(ap, fmt);
 	vsnprintf(id->value[id->n], sizeof id->value[0], fmt, ap);
 	va_end(ap);

@@ -5,6 +5,7 @@
 
 #include "core/cli.h"
 #include "core/exitcode.h"
+#include "core/text.h"
 
 #define HELP_WIDTH 79          /* --help lines end before this column */
 #define LONG_ONLY_BASE 256     /* getopt values of options without a letter */
@@ -152,7 +153,7 @@ help_option(FILE *fp, const struct cli_option *o, unsigned column)
 		snprintf(text, sizeof text, "%.*s%s%s", (int)(brace - o->help), o->help,
 		         cli_name_list(o->names, true, names, sizeof names), brace + 2);
 	else
-		snprintf(text, sizeof text, "%s", o->help);
+		text_copy(text, sizeof text, o->help);
 	if (o->short_name)
 		left = fprintf(fp, "  -%c, --%s%s", o->short_name, o->name, o->arg ? o->arg : "");
 	else

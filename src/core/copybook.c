@@ -11,6 +11,7 @@
 #include "core/diag.h"
 #include "core/exitcode.h"
 #include "core/nameslot.h"
+#include "core/text.h"
 
 #define LINE_MAX_LEN 256
 
@@ -341,7 +342,7 @@ layout_parse(const char *text, const char *file, cb_comment_fn comment,
 	memset(lay, 0, sizeof *lay);
 	lay->nparts = 1;
 	if (file)
-		snprintf(lay->file, sizeof lay->file, "%s", file);
+		text_copy(lay->file, sizeof lay->file, file);
 	if ((st = parse_lines(&ps, text)) != PM_OK)
 		layout_free(lay);
 	return st;

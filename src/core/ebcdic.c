@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/ebcdic.h"
+#include "core/text.h"
 
 struct conv {
 	iconv_t cd;
@@ -26,7 +27,7 @@ ebcdic_iconv_name(const char *user, char *out, size_t cap)
 	if (*digits && strspn(digits, "0123456789") == strlen(digits))
 		snprintf(out, cap, "IBM%s", digits);
 	else
-		snprintf(out, cap, "%s", user);
+		text_copy(out, cap, user);
 }
 
 static iconv_t

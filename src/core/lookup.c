@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/lookup.h"
+#include "core/text.h"
 
 pm_status
 lookup_read(const char *path, size_t max, struct lookup_found *out, char *err,
@@ -15,7 +16,7 @@ lookup_read(const char *path, size_t max, struct lookup_found *out, char *err,
 	int e;
 
 	out->text = NULL;
-	snprintf(out->file, sizeof out->file, "%s", path);
+	text_copy(out->file, sizeof out->file, path);
 	if (!fp)
 		goto failed;
 	if (!(out->text = malloc(max + 1))) {

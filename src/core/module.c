@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/module.h"
+#include "core/text.h"
 
 /* The module in file path, or NULL with why into why. */
 static const struct module_head *
@@ -18,11 +19,11 @@ load(const char *path, const char *entry, unsigned abi, char *why, size_t cap)
 	const struct module_head *m;
 
 	if (!h) {
-		snprintf(why, cap, "%s", dlerror());
+		text_copy(why, cap, dlerror());
 		return NULL;
 	}
 	if (!(sym = dlsym(h, entry))) {
-		snprintf(why, cap, "%s", dlerror());
+		text_copy(why, cap, dlerror());
 	} else if ((m = ((const struct module_head *(*)(void))sym)())->abi != abi) {
 		snprintf(why, cap, "%s: interface %u, not %u", path, m->abi, abi);
 	} else if (strcmp(m->version, PACKAGE_VERSION) != 0) {
@@ -80,12 +81,12 @@ module_library(const char *soname, const char *const *names, void **fns, size_t 
 	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h) {
-		snprintf(why, cap, "%s", dlerror());
+		text_copy(why, cap, dlerror());
 		return false;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!(fns[i] = dlsym(h, names[i]))) {
-			snprintf(why, cap, "%s", dlerror());
+			text_copy(why, cap, dlerror());
 			dlclose(h);
 			return false;
 		}

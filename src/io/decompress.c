@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/diag.h"
+#include "core/text.h"
 #include "io/decompress.h"
 #include "io/input.h"
 
@@ -140,7 +141,7 @@ gzip_load(char *why, size_t cap)
 {
 #ifdef ZLIB_SONAME
 	if (!lazy_load(&zlib_lazy, zlib_resolve)) {
-		snprintf(why, cap, "%s", zlib_lazy.why);
+		text_copy(why, cap, zlib_lazy.why);
 		return false;
 	}
 #endif
@@ -236,7 +237,7 @@ zstd_load(char *why, size_t cap)
 {
 #ifdef ZSTD_SONAME
 	if (!lazy_load(&zstd_lazy, zstd_resolve)) {
-		snprintf(why, cap, "%s", zstd_lazy.why);
+		text_copy(why, cap, zstd_lazy.why);
 		return false;
 	}
 #endif

@@ -4,6 +4,7 @@
 
 #include "pmim/binding.h"
 #include "pmim/pmtime.h"
+#include "core/text.h"
 
 _Static_assert(PM_UNITS_PER_SECOND == FRAME_STAMPS_PER_SECOND,
                "PMIM stamps are frame stamps");
@@ -23,8 +24,8 @@ static const struct {
 static void
 bind_field(struct schema_figure *to, const struct cb_field *f)
 {
-	snprintf(to->name, sizeof to->name, "%s", f->name);
-	snprintf(to->desc, sizeof to->desc, "%s", f->desc);
+	text_copy(to->name, sizeof to->name, f->name);
+	text_copy(to->desc, sizeof to->desc, f->desc);
 	to->units = cb_units_name(f->units);
 	to->group = f->part;
 	to->kind = SCHEMA_OTHER;
@@ -55,8 +56,8 @@ bind_buckets(struct schema *s, const struct layout *lay)
 		const struct cb_bucket *b = &lay->buckets[i];
 		struct schema_row *row = &fam->rows[i];
 
-		snprintf(row->label, sizeof row->label, "%s", b->label);
-		snprintf(row->desc, sizeof row->desc, "%s", b->desc);
+		text_copy(row->label, sizeof row->label, b->label);
+		text_copy(row->desc, sizeof row->desc, b->desc);
 		row->group = b->part;
 		row->figure[0] = (uint32_t)b->sum;
 		row->figure[1] = (uint32_t)b->high;
@@ -84,7 +85,7 @@ binding_schema_open(struct schema **out, const struct pmint *pm, char *err,
 		snprintf(err, errlen, "out of memory");
 	if (st != PM_OK)
 		return st;
-	snprintf(s->name, sizeof s->name, "%s", lay->name);
+	text_copy(s->name, sizeof s->name, lay->name);
 	for (size_t i = 0; i < lay->nfields; i++)
 		bind_field(&s->figures[i], &lay->fields[i]);
 	s->nfigures = lay->nfields;

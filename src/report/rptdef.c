@@ -8,6 +8,7 @@
 #include "core/gcd.h"
 #include "core/nameslot.h"
 #include "core/numparse.h"
+#include "core/text.h"
 #include "frame/frame.h"
 #include "report/rptdef.h"
 
@@ -1181,9 +1182,9 @@ rptdef_parse(struct rpt_def *def, const char *name, const char *text,
 	p.err = err;
 	p.errlen = errlen;
 	memset(def, 0, offsetof(struct rpt_def, cols));
-	snprintf(def->name, sizeof def->name, "%s", name);
+	text_copy(def->name, sizeof def->name, name);
 	def->fingerprint = fnv_text(FNV_OFFSET, text);
-	snprintf(def->title, sizeof def->title, "%s", name);
+	text_copy(def->title, sizeof def->title, name);
 	while (*text) {
 		size_t n = strcspn(text, "\n");
 		p.line++;

@@ -6,6 +6,7 @@
 
 #include "smf/detect.h"
 #include "core/diag.h"
+#include "core/text.h"
 #include "smf/walk.h"
 
 #define VOTE_UNITS 16       /* records looked at to tell SMF from PM */
@@ -110,7 +111,7 @@ detect_refusal_cause(const struct fr_records *rs, struct span w, char *out,
 	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
 		if (w.len >= magics[i].len &&
 		    memcmp(w.p, magics[i].bytes, magics[i].len) == 0) {
-			snprintf(out, cap, "%s", magics[i].cause);
+			text_copy(out, cap, magics[i].cause);
 			return;
 		}
 	if (looks_tersed(w))

@@ -1,9 +1,11 @@
 /* check_bytes.c: the big- and little-endian getters read byte by byte and never past
- * the end of their span. */
+ * the end of their span; a text copied into a field of fixed size is cut
+ * and terminated inside it. */
 #include "check_main.h"
 #include <stdlib.h>
 
 #include "core/bytes.h"
+#include "core/text.h"
 
 static const uint8_t data[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xFF };
 
@@ -101,6 +103,26 @@ START_TEST(little_endian)
 }
 END_TEST
 
+/* What snprintf(dst, cap, "%s", src) leaves, byte for byte, the bytes
+ * past the terminator untouched. */
+START_TEST(text_copy_cuts)
+{
+	char dst[6];
+
+	memset(dst, '#', sizeof dst);
+	text_copy(dst, sizeof dst, "abc");
+	ck_assert_mem_eq(dst, "abc\0##", 6);
+	text_copy(dst, sizeof dst, "abcde");
+	ck_assert_mem_eq(dst, "abcde\0", 6);
+	text_copy(dst, sizeof dst, "abcdefgh");
+	ck_assert_mem_eq(dst, "abcde\0", 6);
+	text_copy(dst, 1, "xyz");
+	ck_assert_mem_eq(dst, "\0bcde\0", 6);
+	text_copy(dst, 0, "xyz");
+	ck_assert_int_eq(dst[0], '\0');
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -111,6 +133,7 @@ unit_suite(void)
 	tcase_add_test(tc, writer);
 	tcase_add_test(tc, little_endian);
 	tcase_add_test(tc, loads);
+	tcase_add_test(tc, text_copy_cuts);
 	suite_add_tcase(s, tc);
 	return s;
 }
