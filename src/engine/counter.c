@@ -419,10 +419,44 @@ feed_order(const void *a, const void *b)
 	return (x->acc > y->acc) - (x->acc < y->acc);
 }
 
+/* Whether feeds[0..count) are in the order of their accumulators. */
+static bool
+by_acc(const struct counter_feed *feeds, size_t count)
+{
+	for (size_t i = 1; i < count; i++)
+		if (feeds[i - 1].acc > feeds[i].acc)
+			return false;
+	return true;
+}
+
+/* In feed_order: counted into the runs of their formulas first, in the
+ * order given, which is nearly always that of their accumulators too;
+ * else sorted. A report has a thousand feeds or more, sorted at every
+ * start: a sort compares each many times. */
 void
 counter_feed_sort(struct counter_feed *feeds, size_t count)
 {
-	qsort(feeds, count, sizeof *feeds, feed_order);
+	size_t end[HIDDEN + 1] = { 0 };
+	struct counter_feed *placed = malloc(count * sizeof *placed);
+
+	if (!placed) {
+		qsort(feeds, count, sizeof *feeds, feed_order);
+	} else {
+		for (size_t i = 0; i < count; i++)
+			end[formula((enum counter_type)feeds[i].type)]++;
+		for (size_t f = 1; f <= HIDDEN; f++)
+			end[f] += end[f - 1];
+		for (size_t i = count; i-- > 0;)
+			placed[--end[formula((enum counter_type)feeds[i].type)]] = feeds[i];
+		memcpy(feeds, placed, count * sizeof *feeds);
+		free(placed);
+		/* end[f] is now where formula f's run begins */
+		for (size_t f = 0; f <= HIDDEN; f++) {
+			size_t from = end[f], to = f < HIDDEN ? end[f + 1] : count;
+			if (!by_acc(feeds + from, to - from))
+				qsort(feeds + from, to - from, sizeof *feeds, feed_order);
+		}
+	}
 	/* a longer run goes on in the next */
 	for (size_t i = count; i-- > 0;)
 		feeds[i].run = i + 1 < count &&

@@ -1248,6 +1248,47 @@ START_TEST(feed_sort_runs)
 }
 END_TEST
 
+/* Feeds of many types, their accumulators out of order within a formula
+ * and in order in others: sorted by formula (hidden types last), then by
+ * accumulator, each feed once. */
+START_TEST(feed_sort_order)
+{
+	const enum counter_type t[] = {
+		CT_MAX, CT_PERF_COUNTER_DELTA, CT_PERF_SAMPLE_BASE, CT_PERF_AVERAGE_TIMER,
+		CT_PERF_COUNTER_COUNTER, CT_PERF_RAW_FRACTION, CT_PERF_COUNTER_RAWCOUNT,
+	};
+	enum { N = 300 };
+	struct counter_feed f[N];
+	unsigned seen[2 * N] = { 0 }, feeds = 0;
+
+	for (uint32_t i = 0; i < N; i++) {
+		enum counter_type ti = t[(i * 7 + i / 5) % (sizeof t / sizeof t[0])];
+		/* DELTA's accumulators run backwards; the others forwards */
+		uint32_t acc = ti == CT_PERF_COUNTER_DELTA ? 2 * N - 1 - i : i;
+		counter_feed_init(&f[i], ti, acc, 1);
+	}
+	counter_feed_sort(f, N);
+	for (size_t i = 0; i < N; i++) {
+		const struct counter_type_info *ti = counter_type_info(f[i].type);
+		unsigned key = ti->displayed ? (unsigned)ti->formula : 99;
+
+		seen[f[i].acc]++;
+		if (i > 0) {
+			const struct counter_type_info *tp = counter_type_info(f[i - 1].type);
+			unsigned prev = tp->displayed ? (unsigned)tp->formula : 99;
+			ck_assert_uint_le(prev, key);
+			if (prev == key)
+				ck_assert_uint_lt(f[i - 1].acc, f[i].acc);
+		}
+	}
+	for (size_t i = 0; i < 2 * N; i++) {
+		ck_assert_uint_le(seen[i], 1);
+		feeds += seen[i];
+	}
+	ck_assert_uint_eq(feeds, N);
+}
+END_TEST
+
 /* For every type, windows at the edges (zeros, N above D, no base, no
  * clock, missing flags), fed several a call, leave the accumulator as
  * adding them one by one does (the path checked by hand above). */
@@ -1331,6 +1372,7 @@ unit_suite(void)
 	tcase_add_test(tc, add_fraction_is_add_then_window);
 	tcase_add_test(tc, feeds_by_hand);
 	tcase_add_test(tc, feed_sort_runs);
+	tcase_add_test(tc, feed_sort_order);
 	tcase_add_test(tc, feed_is_acc_add);
 	suite_add_tcase(s, tc);
 	return s;
