@@ -136,25 +136,29 @@ detect_refusal_cause(const struct fr_records *rs, struct span w, char *out,
  * walk is set up, for the loops below try every offset of the window, and
  * ask for 2 units or more. One descriptor alone lets too many offsets by:
  * an extended BDW's is any word whose top bit is set, and an RDW's any
- * halfword from 4 followed by two zero bytes. Inlined by force: a call
- * per offset costs more than the tests. */
+ * halfword from 4 followed by two zero bytes. The words are loaded once
+ * the window is known to hold them; inlined by force: a call per offset
+ * costs more than the tests. */
 static inline __attribute__((always_inline)) bool
 may_start(struct span w, size_t off, enum framing f)
 {
+	size_t left = w.len - off;
 	struct desc d;
 	uint64_t len, next_len;
 
 	switch (f) {
 	case FRAMING_BDW:
-		return walk_bdw_parse(w, off, &len) == NULL &&
-		       (w.len - off < BDW_MIN ||
-		        walk_sdw_parse(w, off + DESC_LEN, &d) == NULL) &&
-		       (w.len - off < len + DESC_LEN ||
-		        walk_bdw_parse(w, off + (size_t)len, &next_len) == NULL);
+		if (left < DESC_LEN || walk_bdw_word(be_load32(w.p + off), &len) != NULL)
+			return false;
+		if (left >= BDW_MIN && walk_sdw_word(be_load32(w.p + off + DESC_LEN), &d) != NULL)
+			return false;
+		return left < len + DESC_LEN ||
+		       walk_bdw_word(be_load32(w.p + off + len), &next_len) == NULL;
 	case FRAMING_RDW:
-		return walk_sdw_parse(w, off, &d) == NULL &&
-		       (w.len - off < d.len + DESC_LEN ||
-		        walk_sdw_parse(w, off + d.len, &d) == NULL);
+		if (left < DESC_LEN || walk_sdw_word(be_load32(w.p + off), &d) != NULL)
+			return false;
+		return left < d.len + DESC_LEN ||
+		       walk_sdw_word(be_load32(w.p + off + d.len), &d) == NULL;
 	case FRAMING_PM:
 	case FRAMING_AUTO:
 	case FRAMING_PERF:

@@ -26,16 +26,13 @@ struct desc {
 	unsigned code;
 };
 
-/* An RDW/SDW at off: NULL when valid, else what is wrong with it. Inline,
- * for detection asks it at every offset of a window. */
+/* An RDW/SDW read as the word w: NULL when valid, else what is wrong with
+ * it. */
 static inline const char *
-walk_sdw_parse(struct span s, size_t off, struct desc *d)
+walk_sdw_word(uint32_t w, struct desc *d)
 {
-	uint32_t w, len;
+	uint32_t len = w >> 16;
 
-	if (!be_u32(s, off, &w))
-		return "cut short";
-	len = w >> 16;
 	if (len < DESC_LEN)
 		return "length below 4";
 	if (len > SEG_MAX)
@@ -47,14 +44,11 @@ walk_sdw_parse(struct span s, size_t off, struct desc *d)
 	return NULL;
 }
 
-/* A BDW at off, plain or extended: NULL when valid, else what is wrong. */
+/* A BDW read as the word w, plain or extended: NULL when valid, else what
+ * is wrong. */
 static inline const char *
-walk_bdw_parse(struct span s, size_t off, uint64_t *len)
+walk_bdw_word(uint32_t w, uint64_t *len)
 {
-	uint32_t w;
-
-	if (!be_u32(s, off, &w))
-		return "cut short";
 	if (w & BDW_EXTENDED) {
 		*len = w & ~BDW_EXTENDED;
 		/* BSAM with the large block interface may put the extended form
@@ -71,6 +65,24 @@ walk_bdw_parse(struct span s, size_t off, uint64_t *len)
 	return NULL;
 }
 
+/* An RDW/SDW at off: NULL when valid, else what is wrong with it. Inline,
+ * for detection asks it at every offset of a window. */
+static inline const char *
+walk_sdw_parse(struct span s, size_t off, struct desc *d)
+{
+	uint32_t w;
+
+	return be_u32(s, off, &w) ? walk_sdw_word(w, d) : "cut short";
+}
+
+/* A BDW at off, plain or extended: NULL when valid, else what is wrong. */
+static inline const char *
+walk_bdw_parse(struct span s, size_t off, uint64_t *len)
+{
+	uint32_t w;
+
+	return be_u32(s, off, &w) ? walk_bdw_word(w, len) : "cut short";
+}
 
 /* Whether a record's first segment (SDW included) can start content c: an
  * SMF header, or a PM record that a complete segment holds whole; for
