@@ -11,10 +11,8 @@
 
 #include "core/diag.h"
 #include "io/input.h"
+#include "unit_input.h"
 
-#ifdef HAVE_ZLIB
-#include <zlib.h>
-#endif
 #ifdef HAVE_ZSTD
 #include <zstd.h>
 #endif
@@ -76,33 +74,13 @@ START_TEST(plain)
 END_TEST
 
 #ifdef HAVE_ZLIB
-/* text as one gzip member at out; its length */
-static size_t
-gzip_member(uint8_t *out, size_t cap, const char *text)
-{
-	z_stream z;
-	size_t n;
-
-	memset(&z, 0, sizeof z);
-	ck_assert_int_eq(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8,
-	                              Z_DEFAULT_STRATEGY), Z_OK);
-	z.next_in = (Bytef *)(uintptr_t)text;
-	z.avail_in = (uInt)strlen(text);
-	z.next_out = out;
-	z.avail_out = (uInt)cap;
-	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
-	n = cap - z.avail_out;
-	deflateEnd(&z);
-	return n;
-}
-
 START_TEST(gzip_members)
 {
 	uint8_t gz[512];
-	size_t n = gzip_member(gz, sizeof gz, "interval records, ");
+	size_t n = unit_gzip_member(gz, sizeof gz, "interval records, ");
 
-	n += gzip_member(gz + n, sizeof gz - n, "");
-	n += gzip_member(gz + n, sizeof gz - n, "three parts each");
+	n += unit_gzip_member(gz + n, sizeof gz - n, "");
+	n += unit_gzip_member(gz + n, sizeof gz - n, "three parts each");
 	assert_reads_as(gz, n, "interval records, three parts each", true);
 }
 END_TEST
@@ -110,7 +88,7 @@ END_TEST
 START_TEST(gzip_trailing)
 {
 	uint8_t gz[512];
-	size_t n = gzip_member(gz, sizeof gz, "a dump");
+	size_t n = unit_gzip_member(gz, sizeof gz, "a dump");
 	struct got g;
 
 	memcpy(gz + n, "\0\0\0\0\x1f", 5);
@@ -127,7 +105,7 @@ START_TEST(gzip_cut)
 {
 	static const char text[] = "PM records back to back, each with its length";
 	uint8_t gz[512];
-	size_t n = gzip_member(gz, sizeof gz, text);
+	size_t n = unit_gzip_member(gz, sizeof gz, text);
 	struct got g;
 
 	/* into the 8-byte trailer: every byte decoded, the stream damaged */

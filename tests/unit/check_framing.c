@@ -13,6 +13,7 @@
 #include "core/diag.h"
 #include "smf/framing.h"
 #include "io/input.h"
+#include "unit_input.h"
 #include "pmim/pmint.h"
 #include "smf/smfhdr.h"
 #include "core/tally.h"
@@ -632,26 +633,7 @@ START_TEST(test_empty_input)
 }
 END_TEST
 
-static size_t fail_at;
-
-/* A memory input whose read fails once fail_at bytes have been served. */
-static ssize_t
-read_then_fail(struct input *in, uint8_t *buf, size_t cap)
-{
-	size_t n = fail_at - in->mem_pos;
-
-	if (in->mem_pos >= fail_at) {
-		errno = EIO;
-		return -1;
-	}
-	if (n > cap)
-		n = cap;
-	memcpy(buf, in->mem + in->mem_pos, n);
-	in->mem_pos += n;
-	return (ssize_t)n;
-}
-
-/* Frame len bytes of p through an input failing at fail_at; returns how
+/* Frame len bytes of p through an input failing at unit_fail_at; returns how
  * many records came before framer_next returned -1 (or the open failed). */
 static unsigned
 run_failing(const uint8_t *p, size_t len, struct run *r)
@@ -669,7 +651,7 @@ run_failing(const uint8_t *p, size_t len, struct run *r)
 	ck_assert_ptr_nonnull(f);
 	diag_init(&d, "pmimrpt", f);
 	input_from_memory(&in, "test", p, len, 0);
-	in.read = read_then_fail;
+	in.read = unit_read_then_fail;
 	fr = framer_open(&in, &o, &d, &r->t, &r->st);
 	r->opened = fr != NULL;
 	if (fr) {
@@ -682,7 +664,7 @@ run_failing(const uint8_t *p, size_t len, struct run *r)
 		framer_close(fr);
 	}
 	fclose(f);
-	ck_assert_uint_eq(r->t.bytes_read, fail_at);
+	ck_assert_uint_eq(r->t.bytes_read, unit_fail_at);
 	ck_assert_uint_eq(r->t.used + r->t.skipped + r->t.damaged + r->handed,
 	                  r->t.bytes_read);
 	return n;
@@ -698,14 +680,14 @@ START_TEST(test_read_error)
 
 	for (unsigned i = 0; i < 300; i++)
 		put_segment(&b, 0, d, 996);
-	fail_at = 100;             /* while detecting */
+	unit_fail_at = 100;             /* while detecting */
 	n = run_failing(b.p, b.len, &r);
 	ck_assert(!r.opened);
 	ck_assert_int_eq(r.st, PM_E_READ);
 	ck_assert_uint_eq(n, 0);
 	assert_message(&r, "offset 100 (0x64): error: read error: ");
 	free(r.msgs);
-	fail_at = 290500;          /* in the middle of record 290 */
+	unit_fail_at = 290500;          /* in the middle of record 290 */
 	n = run_failing(b.p, b.len, &r);
 	ck_assert(r.opened);
 	ck_assert_uint_eq(n, 290);

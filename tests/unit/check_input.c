@@ -11,10 +11,7 @@
 #include <string.h>
 
 #include "io/input.h"
-
-#ifdef HAVE_ZLIB
-#include <zlib.h>
-#endif
+#include "unit_input.h"
 
 /* Peek at n bytes of in, then peek again at more, then read it all:
  * what there is, in full, and what the peeks saw is its start. */
@@ -65,35 +62,16 @@ START_TEST(peek_plain)
 }
 END_TEST
 
-static size_t fail_at;
-
-/* A memory source whose reads fail once fail_at bytes have been served. */
-static ssize_t
-read_then_fail(struct input *in, uint8_t *buf, size_t cap)
-{
-	size_t n = fail_at - in->mem_pos;
-
-	if (in->mem_pos >= fail_at) {
-		errno = EIO;
-		return -1;
-	}
-	if (n > cap)
-		n = cap;
-	memcpy(buf, in->mem + in->mem_pos, n);
-	in->mem_pos += n;
-	return (ssize_t)n;
-}
-
 START_TEST(peek_read_error)
 {
 	static const uint8_t text[] = "a stream longer than what fails";
 	uint8_t first[INPUT_PEEK_MAX];
 
 	/* in the first bytes looked at for a magic, and after them */
-	for (fail_at = 0; fail_at < 10; fail_at++) {
+	for (unit_fail_at = 0; unit_fail_at < 10; unit_fail_at++) {
 		struct input in;
 		input_from_memory(&in, "mem", text, sizeof text, 0);
-		in.source = read_then_fail;
+		in.source = unit_read_then_fail;
 		ck_assert_int_eq(input_peek(&in, first, 20), -1);
 		ck_assert_int_eq(errno, EIO);
 		input_close(&in);
@@ -108,19 +86,8 @@ START_TEST(peek_gzip)
 	                           "enough to be longer than INPUT_PEEK_MAX bytes, so that "
 	                           "the peek sees only the first of them, decoded.";
 	uint8_t gz[512];
-	z_stream z;
-	size_t n;
+	size_t n = unit_gzip_member(gz, sizeof gz, text);
 
-	memset(&z, 0, sizeof z);
-	ck_assert_int_eq(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8,
-	                              Z_DEFAULT_STRATEGY), Z_OK);
-	z.next_in = (Bytef *)(uintptr_t)text;
-	z.avail_in = (uInt)strlen(text);
-	z.next_out = gz;
-	z.avail_out = sizeof gz;
-	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
-	n = sizeof gz - z.avail_out;
-	deflateEnd(&z);
 	for (size_t chunk = 1; chunk <= n + 1; chunk += chunk < 8 ? 1 : 17)
 		for (size_t peek = 1; peek <= INPUT_PEEK_MAX; peek += peek < 8 ? 1 : 40) {
 			struct input in;
