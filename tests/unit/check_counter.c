@@ -1097,24 +1097,35 @@ END_TEST
 /* counter_window_fraction is an accumulator of the one window: for every
  * type and windows at the edges (zeros, N above D, no base, no clock),
  * the same status and fraction as init, add and fraction. */
+/* Edge values of a window's figures, and window i of EDGE_WINDOWS: every
+ * N, D and B of them, without a clock, with one, and with a PRECISION
+ * timer's D base set apart from B. */
+static const uint64_t edge_v[] = { 0, 1, 2, 3, 7, 10000, 4294967295ULL,
+                                   18446744073709551615ULL };
+#define EDGE_NV (sizeof edge_v / sizeof edge_v[0])
+#define EDGE_WINDOWS (EDGE_NV * EDGE_NV * EDGE_NV * 3)
+
+static struct counter_window
+edge_window(size_t i)
+{
+	const size_t nv = EDGE_NV, kind = i / nv / nv / nv;
+	struct counter_window w = { .n = edge_v[i % nv], .d = edge_v[i / nv % nv],
+	                            .b = edge_v[i / nv / nv % nv],
+	                            .tb = kind == 0 ? 0 : 10000000, .when = i };
+
+	w.db = kind == 2 ? edge_v[i % nv] : w.b;
+	return w;
+}
+
 START_TEST(window_fraction_is_one_window)
 {
-	static const uint64_t v[] = { 0, 1, 2, 3, 7, 10000, 4294967295ULL,
-	                              18446744073709551615ULL };
-	const size_t nv = sizeof v / sizeof v[0];
-
 	for (int t = 0; t < CT_COUNT; t++)
-		for (size_t i = 0; i < nv * nv * nv * 3; i++) {
-			struct counter_window w = { .n = v[i % nv],
-			                            .d = v[i / nv % nv],
-			                            .b = v[i / nv / nv % nv],
-			                            .tb = i / nv / nv / nv == 0 ? 0 : 10000000,
-			                            .when = i };
+		for (size_t i = 0; i < EDGE_WINDOWS; i++) {
+			struct counter_window w = edge_window(i);
 			struct counter_acc acc;
 			counter_u128 n1 = 0, d1 = 0, n2 = 0, d2 = 0;
 			pm_status s1, s2;
 
-			w.db = i / nv / nv / nv == 2 ? v[i % nv] : w.b;
 			counter_acc_init(&acc, (enum counter_type)t);
 			(void)counter_acc_add(&acc, &w);
 			s1 = counter_acc_fraction(&acc, &n1, &d1);
@@ -1131,25 +1142,17 @@ END_TEST
  * accumulator words and fraction as the two calls. */
 START_TEST(add_fraction_is_add_then_window)
 {
-	static const uint64_t v[] = { 0, 1, 2, 3, 7, 10000, 4294967295ULL,
-	                              18446744073709551615ULL };
-	const size_t nv = sizeof v / sizeof v[0];
 	const struct counter_window first = { .n = 5, .d = 9, .db = 3, .b = 4, .tb = 10000000,
 	                                      .when = 1 };
 
 	for (int t = 0; t < CT_COUNT; t++)
-		for (size_t i = 0; i < nv * nv * nv * 3; i++) {
-			struct counter_window w = { .n = v[i % nv],
-			                            .d = v[i / nv % nv],
-			                            .b = v[i / nv / nv % nv],
-			                            .tb = i / nv / nv / nv == 0 ? 0 : 10000000,
-			                            .when = i };
+		for (size_t i = 0; i < EDGE_WINDOWS; i++) {
+			struct counter_window w = edge_window(i);
 			struct counter_acc a1, a2;
 			uint64_t w1[COUNTER_ACC_WORDS], w2[COUNTER_ACC_WORDS];
 			counter_u128 n1 = 0, d1 = 0, n2 = 0, d2 = 0;
 			pm_status s1, s2;
 
-			w.db = i / nv / nv / nv == 2 ? v[i % nv] : w.b;
 			counter_acc_init(&a1, (enum counter_type)t);
 			counter_acc_init(&a2, (enum counter_type)t);
 			(void)counter_acc_add(&a1, &first);
