@@ -86,10 +86,14 @@ struct lazy {
 	char why[256];
 };
 
+/* Whether l is loaded (load run once for it); else why not, into why. */
 static bool
-lazy_load(struct lazy *l, void (*load)(void))
+lazy_load(struct lazy *l, void (*load)(void), char *why, size_t cap)
 {
-	return pthread_once(&l->once, load) == 0 && l->ok;
+	if (pthread_once(&l->once, load) == 0 && l->ok)
+		return true;
+	text_copy(why, cap, l->why);
+	return false;
 }
 #endif
 
@@ -140,14 +144,12 @@ static bool
 gzip_load(char *why, size_t cap)
 {
 #ifdef ZLIB_SONAME
-	if (!lazy_load(&zlib_lazy, zlib_resolve)) {
-		text_copy(why, cap, zlib_lazy.why);
-		return false;
-	}
-#endif
+	return lazy_load(&zlib_lazy, zlib_resolve, why, cap);
+#else
 	(void)why;
 	(void)cap;
 	return true;
+#endif
 }
 
 static bool
@@ -236,14 +238,12 @@ static bool
 zstd_load(char *why, size_t cap)
 {
 #ifdef ZSTD_SONAME
-	if (!lazy_load(&zstd_lazy, zstd_resolve)) {
-		text_copy(why, cap, zstd_lazy.why);
-		return false;
-	}
-#endif
+	return lazy_load(&zstd_lazy, zstd_resolve, why, cap);
+#else
 	(void)why;
 	(void)cap;
 	return true;
+#endif
 }
 
 /* A zstd frame, or a skippable frame (0x184D2A50 to 0x184D2A5F), little
