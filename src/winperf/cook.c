@@ -377,9 +377,12 @@ cook_counter(struct wp_cook *c, const struct wp_snapshot *s, struct system *y,
 static bool
 same_object(const struct system *y, size_t had, size_t i, const struct wp_object *o, size_t p)
 {
-	const struct laid *d = &y->laid[i];
+	const struct laid *d;
 
-	return i < had && o->defs && d->defs == o->defs && d->title == o->title &&
+	if (i >= had || !o->defs)
+		return false;
+	d = &y->laid[i];
+	return d->defs == o->defs && d->title == o->title &&
 	       d->num_instances == o->num_instances && d->ninstances == o->ninstances &&
 	       d->at == p;
 }
