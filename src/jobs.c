@@ -66,6 +66,7 @@ struct job {
 	bool range;                /* a range of the input, from start to stop
 	                              (0: its end), or the whole input */
 	uint64_t start, stop;
+	struct framing_kind found; /* a range: what the input is read as */
 	struct pipeline_edges edges; /* how it read at its edges */
 	char *msgs;                /* its messages, tagged (diag_replay) */
 	size_t nmsgs;
@@ -145,6 +146,7 @@ read_job(struct run *r, struct job *j)
 	diag_init(&d, PROGNAME, msgs);
 	d.tagged = true;
 	po.progress = NULL;
+	po.found = j->found;
 	po.zone = so.zone = zone;
 	if (st == PM_OK)
 		st = report_open(&rep, r->first->def, r->schema, &src, &so, &null_sink, &d);
@@ -327,20 +329,22 @@ split_least(void)
 static struct job *
 make_jobs(struct run *r, size_t *n)
 {
+	struct framing_kind found = { FRAMING_AUTO, CONTENT_AUTO };
 	uint64_t *cut = NULL;
 	struct job *job;
 
 	*n = (size_t)r->ninputs;
 	if (r->ninputs == 1 && (cut = calloc(r->jobs + 1, sizeof *cut)))
 		*n = split_file(r->inputs[0], pipeline_records(r->p), &r->pm,
-		                r->o.pipe.framing, r->jobs, split_least(), cut);
+		                r->o.pipe.framing, r->jobs, split_least(), cut, &found);
 	if ((r->ninputs == 1 && !cut) || !(job = calloc(*n, sizeof *job))) {
 		free(cut);
 		return NULL;
 	}
 	for (size_t i = 0; i < *n; i++)
 		job[i] = cut ? (struct job){ .path = r->inputs[0], .range = true,
-		                             .start = cut[i], .stop = i + 1 < *n ? cut[i + 1] : 0 }
+		                             .start = cut[i], .stop = i + 1 < *n ? cut[i + 1] : 0,
+		                             .found = found }
 		             : (struct job){ .path = r->inputs[i] };
 	free(cut);
 	return job;

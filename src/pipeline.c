@@ -183,7 +183,7 @@ read_records(struct pipeline *p, struct input *in)
 {
 	struct framer_opts fo = { &p->records, p->o.framing, CONTENT_AUTO,
 	                          p->o.max_record, p->o.buffer_size, want_record, p,
-	                          in->stop, in->origin > 0 };
+	                          in->stop, in->origin > 0, p->o.found };
 	struct fr_record rec;
 	pm_status st;
 	int rc = 0;

@@ -27,6 +27,9 @@ enum pipeline_reads { READS_PMIM, READS_PERF, READS_BOTH };
 
 struct pipeline_opts {
 	enum framing framing;
+	/* a range of one input cut for threads: its framing and content as
+	 * split_file found them at the input's start (framer_opts found) */
+	struct framing_kind found;
 	struct smf_opts smf;
 	const char *source_label;  /* source of PM streams without SMF headers */
 	size_t max_record;         /* largest logical record */

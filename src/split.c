@@ -29,13 +29,6 @@ read_at(int fd, uint8_t *buf, size_t cap, uint64_t off)
 	return got;
 }
 
-/* What the file is read as: its framing and what its records hold, as
- * the framer finds them at its start. */
-struct kind {
-	enum framing asked, framing;
-	enum content content;
-};
-
 /* Whether the PM record at the start of w is part 1 of an interval. */
 static bool
 part_one_at(const struct pmint *pm, struct span w)
@@ -100,34 +93,23 @@ begins_interval(const struct pmint *pm, enum framing f, struct span w)
 }
 
 /* Whether w (at_eof: it ends where the file does) begins a unit from
- * which units of the file's framing walk, in order, and which a thread
- * starting there reads as the file is read (the framing detected, when it
- * is, and what the records hold): where one run's reading of the file
- * would be between two blocks or segments, or for a PM stream between two
- * intervals. */
+ * which units of the file's kind walk, in order: where one run's reading
+ * of the file would be between two blocks or segments, or for a PM stream
+ * between two intervals. A thread reads from there with the kind found at
+ * the file's start, as that reading goes on with it. */
 static bool
-cut_fits(const struct fr_records *rs, const struct pmint *pm, const struct kind *k,
+cut_fits(const struct fr_records *rs, const struct pmint *pm, const struct framing_kind *k,
          struct span w, bool at_eof)
 {
-	struct span head = span_make(w.p, w.len < DETECT_WINDOW ? w.len : DETECT_WINDOW);
-	bool head_eof = at_eof || w.len <= DETECT_WINDOW;
-	enum framing f;
-
-	if (!walk_window(rs, k->framing, k->content, w, at_eof, SPLIT_WALK, true, NULL) ||
-	    !begins_interval(pm, k->framing, w))
-		return false;
-	if (k->asked == FRAMING_AUTO &&
-	    (!detect_framing(rs, head, head_eof, &f) || f != k->framing))
-		return false;
-	return k->framing == FRAMING_PM ||
-	       detect_content(rs, k->framing, head, head_eof) == k->content;
+	return walk_window(rs, k->framing, k->content, w, at_eof, SPLIT_WALK, true, NULL) &&
+	       begins_interval(pm, k->framing, w);
 }
 
-/* What path, a plain regular file (not compressed), is read as; false
- * when it is not one, or nothing walks. */
+/* What path, a plain regular file (not compressed), is read as (asked:
+ * its framing asked); false when it is not one, or nothing walks. */
 static bool
 plain_kind(const char *path, int fd, uint8_t *buf, uint64_t size,
-           const struct fr_records *rs, struct kind *k)
+           const struct fr_records *rs, enum framing asked, struct framing_kind *k)
 {
 	struct input in;
 	uint8_t first[1];
@@ -142,8 +124,8 @@ plain_kind(const char *path, int fd, uint8_t *buf, uint64_t size,
 		return false;
 	got = read_at(fd, buf, DETECT_WINDOW, 0);
 	at_eof = got == size;
-	k->framing = k->asked;
-	if (k->asked == FRAMING_AUTO &&
+	k->framing = asked;
+	if (asked == FRAMING_AUTO &&
 	    !detect_framing(rs, span_make(buf, got), at_eof, &k->framing))
 		return false;
 	k->content = k->framing == FRAMING_PM ? CONTENT_PM
@@ -154,9 +136,9 @@ plain_kind(const char *path, int fd, uint8_t *buf, uint64_t size,
 
 size_t
 split_file(const char *path, const struct fr_records *rs, const struct pmint *pm,
-           enum framing asked, size_t n, uint64_t least, uint64_t *cut)
+           enum framing asked, size_t n, uint64_t least, uint64_t *cut,
+           struct framing_kind *k)
 {
-	struct kind k = { .asked = asked };
 	size_t cuts = 1, cap = SPLIT_SCAN + DETECT_WINDOW;
 	uint8_t *buf = NULL;
 	struct stat sb;
@@ -164,6 +146,7 @@ split_file(const char *path, const struct fr_records *rs, const struct pmint *pm
 	int fd;
 
 	cut[0] = 0;
+	*k = (struct framing_kind){ FRAMING_AUTO, CONTENT_AUTO };
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return 1;
 	size = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
@@ -171,14 +154,14 @@ split_file(const char *path, const struct fr_records *rs, const struct pmint *pm
 		least = 1;
 	if (size / least < n)
 		n = (size_t)(size / least);
-	if (n >= 2 && (buf = malloc(cap)) && plain_kind(path, fd, buf, size, rs, &k)) {
+	if (n >= 2 && (buf = malloc(cap)) && plain_kind(path, fd, buf, size, rs, asked, k)) {
 		for (size_t i = 1; i < n; i++) {
 			uint64_t at = size / n * i + size % n * i / n;
 			size_t got = read_at(fd, buf, cap, at), off;
 			bool at_eof = at + got == size;
 
 			for (off = 0; off < got && off < SPLIT_SCAN; off++)
-				if (cut_fits(rs, pm, &k, span_make(buf + off, got - off), at_eof))
+				if (cut_fits(rs, pm, k, span_make(buf + off, got - off), at_eof))
 					break;
 			/* ranges of least bytes at least, the last one too */
 			if (off < got && off < SPLIT_SCAN && at + off >= cut[cuts - 1] + least &&

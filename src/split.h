@@ -18,11 +18,13 @@
 
 /* Cut the file path (its framing asked: FRAMING_AUTO detects it as the
  * framer does) into at most n ranges of at least least bytes each:
- * cut[0] = 0 < cut[1] < ... < cut[k] = its size, with cut holding n + 1.
- * Returns k; 1, not cut, for a file that is not regular, is compressed,
- * does not walk as records, is too small, or has no record fit to cut
- * at. */
+ * cut[0] = 0 < cut[1] < ... < cut[k] = its size, with cut holding n + 1,
+ * and *kind what the file is read as (found at its start, for the ranges'
+ * framers: framer_opts found). Returns k; 1, not cut, for a file that is
+ * not regular, is compressed, does not walk as records, is too small, or
+ * has no record fit to cut at. */
 size_t split_file(const char *path, const struct fr_records *rs, const struct pmint *pm,
-                  enum framing asked, size_t n, uint64_t least, uint64_t *cut);
+                  enum framing asked, size_t n, uint64_t least, uint64_t *cut,
+                  struct framing_kind *kind);
 
 #endif

@@ -899,6 +899,10 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 	fr->max_record = opts->max_record ? opts->max_record : DEFAULT_MAX_RECORD;
 	fr->framing = opts->framing;
 	fr->content = opts->content;
+	if (opts->found.framing != FRAMING_AUTO) {
+		fr->framing = opts->found.framing;
+		fr->content = opts->found.content;
+	}
 	fr->detected = opts->framing == FRAMING_AUTO;
 	fr->asked = opts->content;
 	fr->cap = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;

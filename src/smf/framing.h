@@ -34,6 +34,12 @@
 enum framing { FRAMING_AUTO, FRAMING_PM, FRAMING_RDW, FRAMING_BDW, FRAMING_PERF };
 enum content { CONTENT_AUTO, CONTENT_SMF, CONTENT_PM };
 
+/* What an input is read as: its framing, and what its records hold. */
+struct framing_kind {
+	enum framing framing;
+	enum content content;
+};
+
 /* Bytes of a record's beginning always handed up, kept or not. */
 #define FR_HEAD_MAX 64
 
@@ -89,6 +95,11 @@ struct framer_opts {
 	 * before it are passed over, the range before's. 0, false: none. */
 	uint64_t stop;
 	bool continued;
+	/* For a range: the framing and content detection found at its
+	 * input's start (split.h), taken instead of detecting them again at
+	 * the range's, as one reading of the input goes on with them there;
+	 * FRAMING_AUTO: none. Found, the framing may still change on. */
+	struct framing_kind found;
 };
 
 struct framer;

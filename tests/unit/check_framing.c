@@ -159,7 +159,7 @@ static struct framer_opts
 opts(enum framing f)
 {
 	struct framer_opts o = { records(), f, CONTENT_AUTO, 1 << 20, SMALL_BUFFER,
-	                         NULL, NULL, 0, false };
+	                         NULL, NULL, 0, false, { FRAMING_AUTO, CONTENT_AUTO } };
 	return o;
 }
 
@@ -1164,6 +1164,31 @@ START_TEST(test_detect_rdw_pm)
 	ck_assert_int_eq(r.content, CONTENT_PM);
 	ck_assert_uint_eq(r.n, 6);
 	ck_assert_uint_eq(r.rec[5].offset, 5 * 244);
+	run_free(&r);
+	free(b.p);
+}
+END_TEST
+
+/* A range's framer takes the kind found at its input's start, which the
+ * range's own bytes would be detected otherwise as: RDW records of PM
+ * records (test_detect_rdw_pm), found to hold SMF records, are read as
+ * SMF records, and none is one. */
+START_TEST(test_found_kind_taken)
+{
+	struct bytes b = { 0 };
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct run r;
+
+	for (unsigned i = 0; i < 6; i++) {
+		put_sdw(&b, 4 + 240, 0);
+		put_pm(&b, 5, (uint8_t)(i % 3 + 1), 240);
+	}
+	o.found = (struct framing_kind){ FRAMING_RDW, CONTENT_SMF };
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_RDW);
+	ck_assert_int_eq(r.content, CONTENT_SMF);
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_uint_eq(r.t.used + r.t.skipped + r.t.damaged, b.len);
 	run_free(&r);
 	free(b.p);
 }
@@ -2408,6 +2433,7 @@ unit_suite(void)
 
 	tcase_add_test(detect, test_detect_rdw_smf);
 	tcase_add_test(detect, test_detect_rdw_pm);
+	tcase_add_test(detect, test_found_kind_taken);
 	tcase_add_test(detect, test_detect_bdw);
 	tcase_add_test(detect, test_detect_short_files);
 	tcase_add_test(detect, test_detect_single_cut_block);
