@@ -271,6 +271,9 @@ bind_head(struct pmint *pm, char *err, size_t errlen)
 		pm->head[i].width = (uint8_t)f->length;
 		if (pm->head_end < f->offset + f->length)
 			pm->head_end = f->offset + f->length;
+		pm->head_shift[i] = (uint8_t)(8 * (8 - f->length));
+		if (pm->head_wide_end < f->offset + 8)
+			pm->head_wide_end = f->offset + 8;
 		if (i <= PM_HEAD_SEQ && pm->peek_end < f->offset + f->length)
 			pm->peek_end = f->offset + f->length;
 	}
@@ -392,11 +395,16 @@ pmint_find(struct pmint *pm, const char *const *copybooks, size_t ncopybooks,
 	return st;
 }
 
-/* Header field i of a record known to hold them all. */
-static uint64_t
-head_load(const struct pmint *pm, enum pm_head_field i, const uint8_t *p)
+/* Header field i of a record known to hold them all; wide: eight bytes
+ * from its start (head_wide_end), one load and a shift instead of a
+ * load by its width. */
+static inline uint64_t
+head_load(const struct pmint *pm, enum pm_head_field i, const uint8_t *p, bool wide)
 {
-	return be_load(p + pm->head[i].offset, pm->head[i].width);
+	const struct pm_item *it = &pm->head[i];
+
+	return wide ? be_load64(p + it->offset) >> pm->head_shift[i]
+	            : be_load(p + it->offset, it->width);
 }
 
 /* One field by its width: the getters for the usual widths are cheaper
@@ -450,16 +458,18 @@ pm_status
 pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
 	/* checked once for every field: every interval record passes here */
+	bool wide = rec.len >= pm->head_wide_end;
+
 	if (rec.len < pm->head_end)
 		return PM_E_SHORT_PART;
-	h->length = (size_t)head_load(pm, PM_HEAD_LEN, rec.p);
-	h->type = (unsigned)head_load(pm, PM_HEAD_TYPE, rec.p);
-	h->seq = (unsigned)head_load(pm, PM_HEAD_SEQ, rec.p);
-	h->version = (unsigned)head_load(pm, PM_HEAD_VER, rec.p);
-	h->sdate = (uint32_t)head_load(pm, PM_HEAD_SDATE, rec.p);
-	h->stime = (uint32_t)head_load(pm, PM_HEAD_STIME, rec.p);
-	h->edate = (uint32_t)head_load(pm, PM_HEAD_EDATE, rec.p);
-	h->etime = (uint32_t)head_load(pm, PM_HEAD_ETIME, rec.p);
+	h->length = (size_t)head_load(pm, PM_HEAD_LEN, rec.p, wide);
+	h->type = (unsigned)head_load(pm, PM_HEAD_TYPE, rec.p, wide);
+	h->seq = (unsigned)head_load(pm, PM_HEAD_SEQ, rec.p, wide);
+	h->version = (unsigned)head_load(pm, PM_HEAD_VER, rec.p, wide);
+	h->sdate = (uint32_t)head_load(pm, PM_HEAD_SDATE, rec.p, wide);
+	h->stime = (uint32_t)head_load(pm, PM_HEAD_STIME, rec.p, wide);
+	h->edate = (uint32_t)head_load(pm, PM_HEAD_EDATE, rec.p, wide);
+	h->etime = (uint32_t)head_load(pm, PM_HEAD_ETIME, rec.p, wide);
 	return PM_OK;
 }
 
@@ -542,14 +552,16 @@ pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
 	const struct pmint *pm = ctx;
 	struct span s = span_make(p, avail);
 	uint64_t len, type, seq;
+	bool wide;
 
 	*plausible = false;
 	if (avail < pm->peek_end)
 		/* a field of the three is cut off: no type to judge by */
 		return field_u(pm, PM_HEAD_LEN, s, &len) ? (size_t)len : 0;
-	len = head_load(pm, PM_HEAD_LEN, p);
-	type = head_load(pm, PM_HEAD_TYPE, p);
-	seq = head_load(pm, PM_HEAD_SEQ, p);
+	wide = avail >= pm->head_wide_end;
+	len = head_load(pm, PM_HEAD_LEN, p, wide);
+	type = head_load(pm, PM_HEAD_TYPE, p, wide);
+	seq = head_load(pm, PM_HEAD_SEQ, p, wide);
 	*plausible = avail >= pmint_peek_len(pm) && len >= pmint_peek_len(pm) && type >= 1 &&
 	             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;

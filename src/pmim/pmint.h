@@ -74,6 +74,10 @@ struct pmint {
 	int f_len, f_type, f_seq, f_ver, f_sdate, f_stime, f_edate, f_etime;
 	struct pm_item head[PM_HEAD_FIELDS];
 	size_t head_end;          /* where the last of them ends */
+	size_t head_wide_end;     /* where eight bytes from the start of the
+	                             last of them end: a record that long has
+	                             each loaded as a doubleword, shifted */
+	uint8_t head_shift[PM_HEAD_FIELDS]; /* right by 64 less its bits */
 	size_t peek_end;          /* where the last of INTLEN, INTRTYPE and
 	                             INTSEQ# ends */
 	unsigned interval_type;   /* INT$TYPE */

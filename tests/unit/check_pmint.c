@@ -67,6 +67,30 @@ START_TEST(header)
 }
 END_TEST
 
+/* A record that ends where its header does: its fields read one by one by
+ * their widths, no load past its end (an allocation of its own, which the
+ * sanitizer build watches), the same as in a longer record. */
+START_TEST(header_only)
+{
+	uint8_t r[0xF0], *only = malloc(0x1C);
+	struct pm_header h;
+
+	ck_assert_ptr_nonnull(only);
+	part1(r);
+	memcpy(only, r, 0x1C);
+	ck_assert_int_eq(pmint_header_read(&pm, span_make(only, 0x1C), &h), PM_OK);
+	ck_assert_uint_eq(h.length, 0xF0);
+	ck_assert_uint_eq(h.type, 5);
+	ck_assert_uint_eq(h.seq, 1);
+	ck_assert_uint_eq(h.version, 1);
+	ck_assert_uint_eq(h.sdate, 0x0126334F);
+	ck_assert_uint_eq(h.stime, 36000000);
+	ck_assert_uint_eq(h.edate, 0x0126334F);
+	ck_assert_uint_eq(h.etime, 45000000);
+	free(only);
+}
+END_TEST
+
 START_TEST(part1_fields)
 {
 	uint8_t r[0xF0];
@@ -182,6 +206,7 @@ unit_suite(void)
 	TCase *tc = tcase_create("decode");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, header);
+	tcase_add_test(tc, header_only);
 	tcase_add_test(tc, part1_fields);
 	tcase_add_test(tc, part3_tod);
 	tcase_add_test(tc, lengths);
