@@ -505,6 +505,8 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 
 		switch (r->width) {
 		case 0:
+			/* unrolled: a bucket is a few loads, its loop as many again */
+#pragma GCC unroll 4
 			for (size_t k = 0; k < r->count; k++, b += 12, v += 4) {
 				v[0] = be_load32(b);
 				v[1] = be_load32(b + 4);
