@@ -92,17 +92,52 @@ begins_interval(const struct pmint *pm, enum framing f, struct span w)
 	return false;
 }
 
-/* Whether w (at_eof: it ends where the file does) begins a unit from
- * which units of the file's kind walk, in order: where one run's reading
- * of the file would be between two blocks or segments, or for a PM stream
- * between two intervals. A thread reads from there with the kind found at
- * the file's start, as that reading goes on with it. */
-static bool
-cut_fits(const struct fr_records *rs, const struct pmint *pm, const struct framing_kind *k,
-         struct span w, bool at_eof)
+/* The length of the unit of framing f that w begins with, one that walks:
+ * a PM record's INTLEN, a block's BDW length or a record's RDW length;
+ * 0 when it shows none. */
+static size_t
+unit_length(const struct fr_records *rs, enum framing f, struct span w)
 {
-	return walk_window(rs, k->framing, k->content, w, at_eof, SPLIT_WALK, true, NULL) &&
-	       begins_interval(pm, k->framing, w);
+	uint64_t len;
+	struct desc d;
+	bool plausible;
+
+	switch (f) {
+	case FRAMING_PM:
+		return rs->pm_length(w.p, w.len, &plausible, rs->pm_ctx);
+	case FRAMING_BDW:
+		return walk_bdw_parse(w, 0, &len) ? 0 : (size_t)len;
+	default:
+		return walk_sdw_parse(w, 0, &d) ? 0 : d.len;
+	}
+}
+
+/* Where in w (at_eof: it ends where the file does), from its start and
+ * within SPLIT_SCAN, a unit begins from which units of the file's kind
+ * walk, in order, and the records from there begin an interval: where one
+ * run's reading of the file would be between two blocks or segments, or
+ * for a PM stream between two intervals; SIZE_MAX, nowhere. A thread reads
+ * from there with the kind found at the file's start, as that reading goes
+ * on with it. Byte by byte until units walk, then unit by unit, as the
+ * framer reads them: no cut inside a unit that walked, and a dump without
+ * PM data nearby passed over a block at a time. */
+static size_t
+cut_in(const struct fr_records *rs, const struct pmint *pm, const struct framing_kind *k,
+       struct span w, bool at_eof)
+{
+	size_t step;
+
+	for (size_t off = 0; off < w.len && off < SPLIT_SCAN; off += step) {
+		struct span rest = span_make(w.p + off, w.len - off);
+		step = 1;
+		if (!walk_window(rs, k->framing, k->content, rest, at_eof, SPLIT_WALK, true, NULL))
+			continue;
+		if (begins_interval(pm, k->framing, rest))
+			return off;
+		if ((step = unit_length(rs, k->framing, rest)) == 0)
+			step = 1;
+	}
+	return SIZE_MAX;
 }
 
 /* What path, a plain regular file (not compressed), is read as (asked:
@@ -157,14 +192,11 @@ split_file(const char *path, const struct fr_records *rs, const struct pmint *pm
 	if (n >= 2 && (buf = malloc(cap)) && plain_kind(path, fd, buf, size, rs, asked, k)) {
 		for (size_t i = 1; i < n; i++) {
 			uint64_t at = size / n * i + size % n * i / n;
-			size_t got = read_at(fd, buf, cap, at), off;
-			bool at_eof = at + got == size;
+			size_t got = read_at(fd, buf, cap, at);
+			size_t off = cut_in(rs, pm, k, span_make(buf, got), at + got == size);
 
-			for (off = 0; off < got && off < SPLIT_SCAN; off++)
-				if (cut_fits(rs, pm, k, span_make(buf + off, got - off), at_eof))
-					break;
 			/* ranges of least bytes at least, the last one too */
-			if (off < got && off < SPLIT_SCAN && at + off >= cut[cuts - 1] + least &&
+			if (off != SIZE_MAX && at + off >= cut[cuts - 1] + least &&
 			    size - (at + off) >= least)
 				cut[cuts++] = at + off;
 		}

@@ -25,7 +25,7 @@ gen --framing=bdw --seed=6 --sparse --size=400K -o "$tmp/sparse.bdw" ||
 	fail "pmimgen sparse.bdw"
 gen --framing=bdw --seed=9 --extended-bdw=all --block-size=40000 --size=400K \
 	-o "$tmp/extended.bdw" || fail "pmimgen extended.bdw"
-gen --framing=bdw --seed=10 --sources=SYSA,SYSB --size=200K -o "$tmp/two.bdw" ||
+gen --framing=bdw --seed=11 --sources=SYSA,SYSB --size=200K -o "$tmp/two.bdw" ||
 	fail "pmimgen two.bdw"
 gen --framing=rdw --seed=7 --size=400K -o "$tmp/dump.rdw" || fail "pmimgen dump.rdw"
 gen --framing=perf --seed=8 --intervals=24 -o "$tmp/snap.perf" || fail "pmimgen snap.perf"
@@ -162,6 +162,33 @@ for at in $cuts; do
 			fail "$kind at cut $at: said $n and $m times, at '$said'"
 			cat "$tmp/j4.err"
 		fi
+	done
+done
+
+# Cuts of a dump are at its blocks' starts, walked from the first BDW on
+# (plain BDWs: the length in the first two bytes), never inside a block:
+# not at a BDW found in a block's data (seed 10 has an extended one there
+# whose length runs past the end of the file, a walk of one block).
+gen --framing=bdw --seed=10 --sources=SYSA,SYSB --size=200K -o "$tmp/false.bdw" ||
+	fail "pmimgen false.bdw"
+for f in false sparse; do
+	python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+o = 0
+while o + 4 <= len(b):
+    print(o)
+    o += int.from_bytes(b[o:o + 2], "big")
+' "$tmp/$f.bdw" > "$tmp/$f.starts"
+	for jobs in 2 3 4; do
+		run b$jobs $jobs --report=waits "$tmp/$f.bdw"
+		for at in $(cat "$tmp/b$jobs.cuts"); do
+			if grep -qx "$at" "$tmp/$f.starts"; then
+				pass "$f.bdw --jobs=$jobs: cut at $at, a block's start"
+			else
+				fail "$f.bdw --jobs=$jobs: cut at $at, inside a block"
+			fi
+		done
 	done
 done
 
