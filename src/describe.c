@@ -17,12 +17,13 @@ static void
 describe_column(const char *report, const char *prefix, const struct rpt_column *c,
                 const struct schema *schema)
 {
+	const struct counter_type_info *ti = counter_type_info(c->type);
 	char name[RPT_NAME_MAX + 8], reads[512];
 
 	snprintf(name, sizeof name, "%s%s", prefix, c->name);
 	rptdef_reads(c, schema, reads, sizeof reads);
 	printf("%-10s %-22s %-26s %s\n", report, name,
-	       c->text == TEXT_NONE ? counter_type_info(c->type)->name : "", reads);
+	       c->text == TEXT_NONE && ti ? ti->name : "", reads);
 }
 
 /* What each column of the PMIM reports reads, from their definitions as

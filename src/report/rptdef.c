@@ -376,6 +376,8 @@ check_type(struct parser *p, struct rpt_column *c)
 	const struct counter_type_info *ti = counter_type_info(c->type);
 	bool want_d = false, want_b = false;
 
+	if (!ti)
+		return fail(p, "column '%s': no such counter type", c->name);
 	switch (ti->formula) {
 	case CF_RAW:
 	case CF_DELTA:
