@@ -112,14 +112,34 @@ else
 	fail "a pipe with --jobs=2: exit $rc, $(cat "$PMIMRPT_JOBS_LOG")"
 fi
 
+# short_of FILE AT N OUT: FILE without the N bytes before AT, in OUT;
+# put_in FILE AT TEXT OUT: FILE with TEXT put in at AT
+short_of() {
+	head -c $(($2 - $3)) "$1" > "$4"
+	tail -c +$(($2 + 1)) "$1" >> "$4"
+}
+put_in() {
+	head -c "$2" "$1" > "$4"
+	printf '%s' "$3" >> "$4"
+	tail -c +$(($2 + 1)) "$1" >> "$4"
+}
+
+# cuts_of OPTIONS... FILE: where FILE is cut with 2, 3 and 4 threads, in
+# $cuts (one run each, c2 to c4)
+cuts_of() {
+	local f
+	cuts=
+	for jobs in 2 3 4; do
+		run c$jobs $jobs "$@"
+		cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
+	done
+	cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
+	for f; do :; done
+	[ -n "$cuts" ] || fail "no cuts of $(basename "$f")"
+}
+
 # Where the clean stream is cut with 2, 3 and 4 threads.
-cuts=
-for jobs in 2 3 4; do
-	run c$jobs $jobs --report=waits "$tmp/clean.pm"
-	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
-done
-cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
-[ -n "$cuts" ] || fail "no cuts of clean.pm"
+cuts_of --report=waits "$tmp/clean.pm"
 
 # damage NAME CUT: the clean stream with damage at CUT, in $tmp/NAME.pm;
 # where it begins in $tmp/NAME.at
@@ -134,13 +154,10 @@ damage() {
 		at=$((at - 3))
 		printf 'XXXXXX' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
 	short)    # the record before the cut cut short by 20 bytes
-		head -c $((at - 20)) "$tmp/clean.pm" > "$f"
-		tail -c +$((at + 1)) "$tmp/clean.pm" >> "$f"
+		short_of "$tmp/clean.pm" "$at" 20 "$f"
 		at=$((at - 20)) ;;
 	inserted) # bytes put in at the cut
-		head -c "$at" "$tmp/clean.pm" > "$f"
-		printf 'not a record' >> "$f"
-		tail -c +$((at + 1)) "$tmp/clean.pm" >> "$f" ;;
+		put_in "$tmp/clean.pm" "$at" 'not a record' "$f" ;;
 	esac
 	echo "$at" > "$tmp/$1.at"
 }
@@ -165,16 +182,23 @@ for at in $cuts; do
 	done
 done
 
+# said_once WHAT: the run of --jobs=4 warned, and said nothing twice
+said_once() {
+	local said twice
+	said=$(grep -c 'warning' "$tmp/j4.err")
+	twice=$(sort "$tmp/j4.err" | uniq -d | wc -l)
+	if [ "$said" -gt 0 ] && [ "$twice" = 0 ]; then
+		pass "$1: said once ($said warnings)"
+	else
+		fail "$1: $said warnings, $twice twice"
+		cat "$tmp/j4.err"
+	fi
+}
+
 # Where the sparse dump is cut, and damage there: a BDW, the first SDW
 # after it, the block before it cut short, bytes put in. Said as --jobs=1
 # says it: once, never twice, and not left unsaid.
-cuts=
-for jobs in 2 3 4; do
-	run c$jobs $jobs --report=waits "$tmp/sparse.bdw"
-	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
-done
-cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
-[ -n "$cuts" ] || fail "no cuts of sparse.bdw"
+cuts_of --report=waits "$tmp/sparse.bdw"
 for at in $cuts; do
 	for kind in bdw sdw short inserted; do
 		f="$tmp/$kind.bdw"
@@ -185,22 +209,12 @@ for at in $cuts; do
 			[ $kind = bdw ] || pos=$((at + 4))
 			printf '\377\377\377\377' | dd of="$f" bs=1 seek="$pos" conv=notrunc 2>/dev/null ;;
 		short)
-			head -c $((at - 100)) "$tmp/sparse.bdw" > "$f"
-			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+			short_of "$tmp/sparse.bdw" "$at" 100 "$f" ;;
 		inserted)
-			head -c "$at" "$tmp/sparse.bdw" > "$f"
-			printf 'not a block' >> "$f"
-			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+			put_in "$tmp/sparse.bdw" "$at" 'not a block' "$f" ;;
 		esac
 		each "$kind at cut $at of the dump" again --report=waits "$f"
-		said=$(grep -c 'warning' "$tmp/j4.err")
-		twice=$(sort "$tmp/j4.err" | uniq -d | wc -l)
-		if [ "$said" -gt 0 ] && [ "$twice" = 0 ]; then
-			pass "$kind at cut $at of the dump: said once ($said warnings)"
-		else
-			fail "$kind at cut $at of the dump: $said warnings, $twice twice"
-			cat "$tmp/j4.err"
-		fi
+		said_once "$kind at cut $at of the dump"
 	done
 done
 
