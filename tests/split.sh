@@ -9,8 +9,9 @@
 # from the ranges (PMIMRPT_JOBS_LOG says "apart", with the offsets of the
 # cuts); damage at and around a cut (a bad INTLEN, BDW or SDW, garbage
 # over the cut, a record or block cut short, bytes put in) is read again
-# whole ("again") and said once. A pipe is read by one thread, and so is
-# what is not cut.
+# whole ("again") and said once. So is a file of PERF_DATA_BLOCKs, for
+# the series reports. A pipe is read by one thread, and so is what is not
+# cut.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 export PMIMRPT_JOBS_LOG="$tmp/jobs.log" PMIMRPT_SPLIT_LEAST=4000
@@ -85,13 +86,12 @@ for report in waits cpu summary; do
 		each "$(basename "$f"), --report=$report" again --report=$report "$f"
 	done
 done
-# reports --jobs does not split, and Windows data (a snapshot is paired
-# with the one before it)
+# reports --jobs does not split
 for report in intervals inventory; do
 	each "clean PM stream, --report=$report" one --report=$report "$tmp/clean.pm"
 done
-each "PERF_DATA_BLOCKs, --report=perf" one --report=perf "$tmp/snap.perf"
 each "PERF_DATA_BLOCKs, --report=inventory" one --report=inventory "$tmp/snap.perf"
+each "PERF_DATA_BLOCKs, --by=interval" one --report=perf --by=interval "$tmp/snap.perf"
 
 # A time zone: its repeated hour is told apart by what came before; a
 # partial: its time covered as one run's.
@@ -217,6 +217,100 @@ for at in $cuts; do
 		said_once "$kind at cut $at of the dump"
 	done
 done
+
+# Windows data, one file of PERF_DATA_BLOCKs cut at blocks: a snapshot
+# is paired with its system's previous one, which the thread of a range
+# reads first (the snapshots just before the cut, back to a system's
+# second). Three systems, one wrapping a counter, one rebooting; a system
+# that comes later (W3); one that is away for a while (W2): a range whose
+# first W2 would be paired with none, where one run pairs it with the W2
+# of a range before, is read again.
+gen --framing=perf --seed=12 --sources=W1,W2,W3 --interval=60 --intervals=60 \
+	-o "$tmp/three.perf" || fail "pmimgen three.perf"
+gen --framing=perf --seed=13 --sources=W1,W2 --interval=60 --intervals=30 \
+	-o "$tmp/first.perf" || fail "pmimgen first.perf"
+gen --framing=perf --seed=14 --sources=W1,W2,W3 --interval=60 --intervals=30 \
+	--start="2025-03-03 06:30" -o "$tmp/second.perf" || fail "pmimgen second.perf"
+cat "$tmp/first.perf" "$tmp/second.perf" > "$tmp/later.perf"
+gen --framing=perf --seed=15 --sources=W1,W2 --interval=60 --intervals=20 \
+	-o "$tmp/away1.perf" || fail "pmimgen away1.perf"
+gen --framing=perf --seed=16 --sources=W1 --interval=60 --intervals=20 \
+	--start="2025-03-03 06:20" -o "$tmp/away2.perf" || fail "pmimgen away2.perf"
+gen --framing=perf --seed=17 --sources=W1,W2 --interval=60 --intervals=20 \
+	--start="2025-03-03 06:40" -o "$tmp/away3.perf" || fail "pmimgen away3.perf"
+cat "$tmp/away1.perf" "$tmp/away2.perf" "$tmp/away3.perf" > "$tmp/away.perf"
+for report in perf win-cpu win-disk; do
+	for by in hour day total; do
+		each "three systems, --report=$report --by=$by" apart \
+			--report=$report --by=$by "$tmp/three.perf"
+	done
+	each "one system, --report=$report" apart --report=$report "$tmp/snap.perf"
+	each "a system later, --report=$report" apart --report=$report "$tmp/later.perf"
+	each "--framing=perf, --report=$report" apart --framing=perf --report=$report \
+		"$tmp/later.perf"
+done
+each "a system away for a while" - --report=perf --by=hour "$tmp/away.perf"
+# cut in the middle of its absence (2), and where each side holds it (3)
+if [ "$(cat "$tmp/j2.how")" = again ] && [ "$(cat "$tmp/j3.how")" = apart ]; then
+	pass "a system away for a while: read again where a range lacks its pair"
+else
+	fail "a system away for a while: read $(cat "$tmp/j2.how") and $(cat "$tmp/j3.how")"
+fi
+
+# sigs FILE: the offsets of the PERF signatures in FILE
+sigs() {
+	LC_ALL=C grep -obUaP 'P\x00E\x00R\x00F\x00' "$1" | cut -d: -f1
+}
+# le32 N: N as 4 bytes, little-endian
+le32() {
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) \
+		$((($1 >> 16) & 255)) $((($1 >> 24) & 255)))"
+}
+
+# Damage at and around the cuts: the TotalByteLength of the block at the
+# cut too large, of the block before it too small, garbage over the cut,
+# the block before it cut short, bytes put in. Said as --jobs=1 says it:
+# once, never twice, and not left unsaid.
+cuts_of --report=perf "$tmp/three.perf"
+sigs "$tmp/three.perf" > "$tmp/three.sigs"
+for at in $cuts; do
+	prev=$(awk -v c="$at" '$1 < c { p = $1 } END { print p }' "$tmp/three.sigs")
+	for kind in total before over short inserted; do
+		f="$tmp/$kind.perf"
+		case $kind in
+		total)
+			cp "$tmp/three.perf" "$f"
+			le32 4294967295 | dd of="$f" bs=1 seek=$((at + 20)) conv=notrunc 2>/dev/null ;;
+		before)
+			cp "$tmp/three.perf" "$f"
+			le32 1 | dd of="$f" bs=1 seek=$((prev + 20)) conv=notrunc 2>/dev/null ;;
+		over)
+			cp "$tmp/three.perf" "$f"
+			printf 'XXXXXX' | dd of="$f" bs=1 seek=$((at - 3)) conv=notrunc 2>/dev/null ;;
+		short)
+			short_of "$tmp/three.perf" "$at" 20 "$f" ;;
+		inserted)
+			put_in "$tmp/three.perf" "$at" 'not a block' "$f" ;;
+		esac
+		each "$kind at cut $at of the snapshots" again --report=perf --by=hour "$f"
+		said_once "$kind at cut $at of the snapshots"
+	done
+done
+# The block before the cut swallowing the one at it (its TotalByteLength
+# the two's): nothing a reader says, but the block at the cut is no
+# snapshot of one run's, and the range after it cannot be primed with it.
+at=$(cat "$tmp/c2.cuts")
+prev=$(awk -v c="$at" '$1 < c { p = $1 } END { print p }' "$tmp/three.sigs")
+next=$(awk -v c="$at" '$1 > c { print $1; exit }' "$tmp/three.sigs")
+cp "$tmp/three.perf" "$tmp/swallow.perf"
+le32 $((next - prev)) | dd of="$tmp/swallow.perf" bs=1 seek=$((prev + 20)) conv=notrunc 2>/dev/null
+each "a block swallowing the one at cut $at" - --report=perf --by=hour "$tmp/swallow.perf"
+if [ "$(cat "$tmp/j2.how")" = again ] && ! grep -q warning "$tmp/j2.err"; then
+	pass "a block swallowing the one at cut $at: read again, nothing said"
+else
+	fail "a block swallowing the one at cut $at: read $(cat "$tmp/j2.how")"
+	cat "$tmp/j2.err"
+fi
 
 # Dumps without their trailers (an 18-byte record at the end): one at
 # the end of the file, and one joined to the next dump. Said at the end,
