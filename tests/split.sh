@@ -221,10 +221,10 @@ done
 # Windows data, one file of PERF_DATA_BLOCKs cut at blocks: a snapshot
 # is paired with its system's previous one, which the thread of a range
 # reads first (the snapshots just before the cut, back to a system's
-# second). Three systems, one wrapping a counter, one rebooting; a system
-# that comes later (W3); one that is away for a while (W2): a range whose
-# first W2 would be paired with none, where one run pairs it with the W2
-# of a range before, is read again.
+# second). The bundled sample; three systems, one wrapping a counter, one
+# rebooting; a system that comes later (W3); one that is away for a while
+# (W2): a range whose first W2 would be paired with none, where one run
+# pairs it with the W2 of a range before, is read again.
 gen --framing=perf --seed=12 --sources=W1,W2,W3 --interval=60 --intervals=60 \
 	-o "$tmp/three.perf" || fail "pmimgen three.perf"
 gen --framing=perf --seed=13 --sources=W1,W2 --interval=60 --intervals=30 \
@@ -245,6 +245,8 @@ for report in perf win-cpu win-disk; do
 			--report=$report --by=$by "$tmp/three.perf"
 	done
 	each "one system, --report=$report" apart --report=$report "$tmp/snap.perf"
+	each "bundled snapshots, --report=$report" apart --report=$report \
+		--perf-names="$top_srcdir/data/sample-perf.names.txt" "$top_srcdir/data/sample-perf.bin"
 	each "a system later, --report=$report" apart --report=$report "$tmp/later.perf"
 	each "--framing=perf, --report=$report" apart --framing=perf --report=$report \
 		"$tmp/later.perf"
