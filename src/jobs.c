@@ -494,7 +494,7 @@ read_jobs(struct run *r)
 			struct partial p;
 			pm_status st;
 			diag_replay(&r->diag, j->msgs, j->nmsgs, r->shown);
-			st = partial_take(&p, (uint8_t *)j->part, j->npart, err, sizeof err);
+			st = partial_take_own(&p, (uint8_t *)j->part, j->npart, err, sizeof err);
 			j->part = NULL;
 			if (merge_partial(r, &p, st, j->path, err, sizeof err) < 0 || j->rc < 0)
 				rc = -1;
