@@ -251,6 +251,10 @@ for report in perf win-cpu win-disk; do
 	each "--framing=perf, --report=$report" apart --framing=perf --report=$report \
 		"$tmp/later.perf"
 done
+# several files: a system's snapshot may be paired with one in the file
+# before, so they are read by one thread
+each "two files of snapshots" one --report=perf --by=hour "$tmp/first.perf" \
+	"$tmp/second.perf"
 each "a system away for a while" - --report=perf --by=hour "$tmp/away.perf"
 # cut in the middle of its absence (2), and where each side holds it (3)
 if [ "$(cat "$tmp/j2.how")" = again ] && [ "$(cat "$tmp/j3.how")" = apart ]; then
