@@ -155,7 +155,7 @@ perf_walks(int fd, uint64_t at, uint64_t size)
 }
 
 /* The bytes looked back from a cut, and the blocks found there. */
-struct lead {
+struct back {
 	uint8_t *buf;
 	size_t cap;
 	struct span *names;     /* the systems' raw names, in buf */
@@ -164,7 +164,7 @@ struct lead {
 
 /* Whether name is one of the systems' found. */
 static bool
-named(const struct lead *l, struct span name)
+named(const struct back *l, struct span name)
 {
 	for (size_t i = 0; i < l->nnames; i++)
 		if (l->names[i].len == name.len && memcmp(l->names[i].p, name.p, name.len) == 0)
@@ -179,7 +179,7 @@ named(const struct lead *l, struct span name)
  * one of it is paired with). *whole: a name repeated, or nothing is
  * before the bytes looked at. */
 static uint64_t
-lead_in(struct lead *l, uint64_t cut, size_t len, bool *whole)
+lead_in(struct back *l, uint64_t cut, size_t len, bool *whole)
 {
 	size_t to = len;   /* the earliest block found begins here */
 	struct span system;
@@ -207,7 +207,7 @@ lead_in(struct lead *l, uint64_t cut, size_t len, bool *whole)
  * begin (split.h); cut when no block ends there. Looks back further
  * while the bytes looked at hold no system twice, up to LEAD_MAX. */
 static uint64_t
-perf_lead(int fd, struct lead *l, uint64_t cut)
+perf_lead(int fd, struct back *l, uint64_t cut)
 {
 	uint64_t lead = cut;
 	bool whole = false;
@@ -271,7 +271,7 @@ split_file(const char *path, const struct fr_records *rs, const struct pmint *pm
 {
 	struct kind k = { .perf = perf, .asked = asked };
 	size_t cuts = 1, cap = SPLIT_SCAN + DETECT_WINDOW;
-	struct lead back = { 0 };
+	struct back back = { 0 };
 	uint8_t *buf = NULL;
 	struct stat sb;
 	uint64_t size;
