@@ -226,6 +226,15 @@ echo "perf: ${result[perf,bytes]} bytes of PERF_DATA_BLOCKs"
 awk -v t="$t" -v c="$c" -v m="$m" -v b="${result[perf,bytes]}" -v base="$base" 'BEGIN {
 	printf "  %-22s %9.4f %9.0f MB/s  x_cat %.2f  cpu %.2f s  rss %.1f MiB\n", "perf --by=hour", t,
 		b / (t > 0 ? t : 0.001) / 1e6, t / (base > 0 ? base : 0.001), c, m / 1024 }'
+# the same file cut in two ranges, and by day (fewer rows to merge)
+for by in hour day; do
+	read -r t1 _ _ < <(measure "$pmimrpt" -q --report=perf --by=$by "$perf_file")
+	read -r t c m < <(measure "$pmimrpt" -q --jobs=2 --report=perf --by=$by "$perf_file")
+	result[perf,jobs2-$by]="$t $c $m"
+	awk -v t="$t" -v t1="$t1" -v c="$c" -v m="$m" -v by="$by" 'BEGIN {
+		printf "  %-22s %9.4f  x%.2f of --jobs=1  cpu %.2f s  rss %.1f MiB\n", "perf --by=" by " --jobs=2",
+			t, t1 / (t > 0 ? t : 0.001), c, m / 1024 }'
+done
 read -r t c m < <(measure "$pmimrpt" -q --framing=pm --jobs=2 --report=waits "$(generate dense "$big")")
 result[dense-big,jobs2]="$t $c $m"
 echo "dense-big waits --jobs=2 (one file): wall $t s, cpu $c s, rss $(awk -v m="$m" 'BEGIN { printf "%.1f", m / 1024 }') MiB"

@@ -17,6 +17,8 @@
 #include "partials.h"
 #include "pmim/coverage.h"
 #include "report/report.h"
+#include "report/series_report.h"
+#include "runout.h"
 #include "split.h"
 
 int
@@ -42,15 +44,17 @@ read_inputs(struct run *r)
 
 /* ---- --jobs: inputs read by threads, each into a partial in memory */
 
-/* Whether threads may read the inputs (--jobs): the grouped PMIM reports,
- * whose threads' partials merge as one run's groups. */
+/* Whether threads may read the inputs (--jobs): the grouped reports,
+ * whose threads' partials merge as one run's groups; a series report
+ * only for the ranges of one file (a snapshot is paired with its
+ * system's previous one, which may be in the input before). */
 static bool
 jobs_capable(const struct run *r)
 {
 	const struct rpt_def *def = r->first->def;
 
-	return r->outs.n == 1 && def && !rpt_is_series(def) && def->rows != ROWS_INTERVAL &&
-	       r->o.sel.by != BY_INTERVAL;
+	return r->outs.n == 1 && def && def->rows != ROWS_INTERVAL &&
+	       r->o.sel.by != BY_INTERVAL && (!rpt_is_series(def) || r->ninputs == 1);
 }
 
 /* The time one source's intervals covered in one input. */
@@ -60,6 +64,12 @@ struct job_span {
 	bool repeats;              /* the input had duplicates or overlaps */
 };
 
+/* Where a system's snapshots were in a range (pipeline_system). */
+struct job_system {
+	char name[SOURCE_NAME_MAX];
+	uint64_t primed, last;
+};
+
 /* One input, or one range of it (split.h), read by a thread on its own. */
 struct job {
 	const char *path;
@@ -67,7 +77,13 @@ struct job {
 	                              (0: its end), or the whole input */
 	uint64_t start, stop;
 	struct framing_kind found; /* a range: what the input is read as */
-	struct pipeline_edges edges; /* how it read at its edges */
+	uint64_t lead;             /* the snapshots before it its cook is
+	                              primed with begin here (start: none) */
+	struct job_system *systems; /* its systems of PERF_DATA_BLOCKs */
+	size_t nsystems;
+	struct pipeline_edges edges; /* how it read at its edges (its
+	                              systems copied into systems: the
+	                              pipeline's close with it) */
 	char *msgs;                /* its messages, tagged (diag_replay) */
 	size_t nmsgs;
 	char *part;                /* its partial */
@@ -123,6 +139,41 @@ note_spans(struct job *j, const struct pipeline *p, const struct sources *src)
 	return true;
 }
 
+/* Where the systems of j's PERF_DATA_BLOCKs were, by name. */
+static bool
+note_systems(struct job *j, const struct pipeline_edges *e, const struct sources *src)
+{
+	if (e->nsystems && !(j->systems = calloc(e->nsystems, sizeof *j->systems)))
+		return false;
+	for (size_t id = 0; id < e->nsystems; id++) {
+		struct job_system *y = &j->systems[j->nsystems];
+		if (e->systems[id].last == PIPELINE_NONE)
+			continue;  /* primed only: none of its snapshots is the range's */
+		snprintf(y->name, sizeof y->name, "%s", sources_name(src, (uint32_t)id));
+		y->primed = e->systems[id].primed;
+		y->last = e->systems[id].last;
+		j->nsystems++;
+	}
+	return true;
+}
+
+/* The snapshots before j's range into the pipeline's cook; false when
+ * they did not read whole. */
+static bool
+prime_job(struct pipeline *p, const struct job *j)
+{
+	struct input in;
+	bool ok;
+
+	if (j->lead == j->start)
+		return true;
+	if (input_open_range(&in, j->path, j->lead, j->start) != PM_OK)
+		return false;
+	ok = pipeline_prime(p, &in) == 0;
+	input_close(&in);
+	return ok;
+}
+
 /* Read j's input with a pipeline, sources, report and diag of its own:
  * its messages and its partial into memory. */
 static void
@@ -136,10 +187,12 @@ read_job(struct run *r, struct job *j)
 	struct tzone *zone = r->zone ? tzone_copy(r->zone) : NULL;
 	struct pipeline *p = NULL;
 	struct report *rep = NULL;
+	struct series_report *srep = NULL;
 	struct binding_framer framer;
 	struct sources src = { 0 };
 	struct diag d;
 	struct input in;
+	bool primed = true;
 	pm_status st = msgs && part && (zone || !r->zone) ? sources_init(&src, po.max_sources)
 	               : PM_E_NOMEM;
 
@@ -148,14 +201,24 @@ read_job(struct run *r, struct job *j)
 	po.progress = NULL;
 	po.found = j->found;
 	po.zone = so.zone = zone;
-	if (st == PM_OK)
+	if (st == PM_OK && r->first->srep) {
+		so = series_opts(r);
+		so.zone = zone;
+		st = series_report_open(&srep, r->first->def, &src, &so, &null_sink, &d);
+		po.series = series_report_frame;
+		po.series_ctx = srep;
+	} else if (st == PM_OK) {
 		st = report_open(&rep, r->first->def, r->schema, &src, &so, &null_sink, &d);
+	}
 	framer = (struct binding_framer){ report_frame, rep };
 	if (st == PM_OK)
-		st = pipeline_open(&p, &po, &r->pm, &src, binding_frame_interval, &framer, &d);
+		st = pipeline_open(&p, &po, &r->pm, &src, rep ? binding_frame_interval : NULL,
+		                   &framer, &d);
 	if (st == PM_OK) {
-		if ((j->range ? input_open_range(&in, j->path, j->start, j->stop)
-		            : input_open_path(&in, j->path)) != PM_OK) {
+		if (j->range && !(primed = prime_job(p, j))) {
+			j->rc = -1;
+		} else if ((j->range ? input_open_range(&in, j->path, j->start, j->stop)
+		                   : input_open_path(&in, j->path)) != PM_OK) {
 			diag_at(&d, PM_E_OPEN, DIAG_NO_OFFSET, "%s: %s", j->path, strerror(errno));
 			j->rc = -1;
 		} else {
@@ -166,16 +229,18 @@ read_job(struct run *r, struct job *j)
 		pipeline_edges(p, &j->edges);
 		/* what the next input could still change: then it reads
 		 * otherwise apart */
-		j->apart = pipeline_settled(p) && !said_run_limit(&d) && note_spans(j, p, &src);
+		j->apart = primed && pipeline_settled(p) && !said_run_limit(&d) &&
+		           note_spans(j, p, &src) && note_systems(j, &j->edges, &src);
 		pipeline_finish(p);
-		j->rows = report_rows(rep);
+		j->rows = srep ? series_report_rows(srep) : report_rows(rep);
 		if (write_run_partial(part, &(struct run_partial){
 			&r->identity, &j->path, 1, pipeline_tally(p), pipeline_census(p), &src,
-			pipeline_resets(p), pipeline_coverage(p), &d, rep, NULL }) != PM_OK)
+			pipeline_resets(p), pipeline_coverage(p), &d, rep, srep }) != PM_OK)
 			j->apart = false;
 	}
 	pipeline_close(p);
 	report_close(rep);
+	series_report_close(srep);
 	sources_free(&src);
 	tzone_close(zone);
 	if (msgs && fclose(msgs) != 0)
@@ -239,6 +304,52 @@ inputs_join(const struct jobs *js)
 	return !ranges || js->job[js->n - 1].edges.smf.dump_seen || open < 0;
 }
 
+/* A system of a range, and the range. */
+struct range_system {
+	const struct job_system *y;
+	size_t job;
+};
+
+static int
+by_system(const void *a, const void *b)
+{
+	const struct range_system *x = a, *y = b;
+	int c = strcmp(x->y->name, y->y->name);
+
+	return c ? c : x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* Whether the ranges of a file of PERF_DATA_BLOCKs paired their systems'
+ * first snapshots as one reading of the file pairs them: each with the
+ * last snapshot of its system in the ranges before, which its range's
+ * cook was primed with (split.h), or, for a system of none of them, with
+ * none. */
+static bool
+snapshots_join(const struct jobs *js)
+{
+	struct range_system *all;
+	size_t n = 0;
+	bool join = true;
+
+	for (size_t i = 0; i < js->n; i++)
+		n += js->job[i].nsystems;
+	if (n == 0)
+		return true;
+	if (!(all = malloc(n * sizeof *all)))
+		return false;
+	n = 0;
+	for (size_t i = 0; i < js->n; i++)
+		for (size_t k = 0; k < js->job[i].nsystems; k++)
+			all[n++] = (struct range_system){ &js->job[i].systems[k], i };
+	qsort(all, n, sizeof *all, by_system);
+	for (size_t i = 0; i < n && join; i++) {
+		bool before = i > 0 && strcmp(all[i - 1].y->name, all[i].y->name) == 0;
+		join = all[i].y->primed == (before ? all[i - 1].y->last : PIPELINE_NONE);
+	}
+	free(all);
+	return join;
+}
+
 /* Whether the inputs, read apart, read as one run reads them: each left
  * nothing for the next (no interval waiting for parts, no repeats unsaid,
  * no limit of the run reached), the run's limits of sources, ranges and
@@ -268,7 +379,7 @@ jobs_agree(const struct run *r, const struct jobs *js)
 		if ((rows += j->rows) > r->o.sel.max_groups)
 			return false;
 	}
-	if (!inputs_join(js))
+	if (!inputs_join(js) || !snapshots_join(js))
 		return false;
 	if (!(all = malloc((nspans ? nspans : 1) * sizeof *all)))
 		return false;
@@ -334,9 +445,11 @@ make_jobs(struct run *r, size_t *n)
 	struct job *job;
 
 	*n = (size_t)r->ninputs;
-	if (r->ninputs == 1 && (cut = calloc(r->jobs + 1, sizeof *cut)))
-		*n = split_file(r->inputs[0], pipeline_records(r->p), &r->pm,
-		                r->o.pipe.framing, r->jobs, split_least(), cut, &found);
+	/* cut[0..jobs], then the leads, lead[0..jobs) */
+	if (r->ninputs == 1 && (cut = calloc(2 * r->jobs + 1, sizeof *cut)))
+		*n = split_file(r->inputs[0], pipeline_records(r->p), &r->pm, r->o.pipe.framing,
+		                r->o.pipe.reads == READS_PERF, r->jobs, split_least(), cut,
+		                cut + r->jobs + 1, &found);
 	if ((r->ninputs == 1 && !cut) || !(job = calloc(*n, sizeof *job))) {
 		free(cut);
 		return NULL;
@@ -344,7 +457,7 @@ make_jobs(struct run *r, size_t *n)
 	for (size_t i = 0; i < *n; i++)
 		job[i] = cut ? (struct job){ .path = r->inputs[0], .range = true,
 		                             .start = cut[i], .stop = i + 1 < *n ? cut[i + 1] : 0,
-		                             .found = found }
+		                             .found = found, .lead = cut[r->jobs + 1 + i] }
 		             : (struct job){ .path = r->inputs[i] };
 	free(cut);
 	return job;
@@ -384,7 +497,7 @@ read_jobs(struct run *r)
 			struct partial p;
 			pm_status st;
 			diag_replay(&r->diag, j->msgs, j->nmsgs, r->shown);
-			st = partial_take(&p, (uint8_t *)j->part, j->npart, err, sizeof err);
+			st = partial_take_own(&p, (uint8_t *)j->part, j->npart, err, sizeof err);
 			j->part = NULL;
 			if (merge_partial(r, &p, st, j->path, err, sizeof err) < 0 || j->rc < 0)
 				rc = -1;
@@ -394,6 +507,7 @@ read_jobs(struct run *r)
 		free(js.job[i].msgs);
 		free(js.job[i].part);
 		free(js.job[i].spans);
+		free(js.job[i].systems);
 	}
 	free(js.job);
 	free(threads);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "pmim/pm_stage.h"
 #include "pipeline.h"
 #include "winperf/census.h"
@@ -29,6 +30,9 @@ struct pipeline {
 	struct wp_stream *perf; /* the PERF_DATA_BLOCK reader */
 	struct census census;
 	struct wp_cook *cook;   /* snapshots into series, for a series report */
+	bool priming;           /* pipeline_prime reads */
+	struct pipeline_system *systems; /* by source id */
+	size_t nsystems;
 };
 
 void
@@ -49,17 +53,49 @@ pipeline_defaults(struct pipeline_opts *o)
 	o->buffer_size = 512u << 10;
 }
 
-/* A snapshot into the census; a system over --max-sources is damage. */
+/* Where the snapshots of system source were, grown to hold it. */
+static struct pipeline_system *
+system_at(struct pipeline *p, uint32_t source)
+{
+	size_t had = p->nsystems;
+
+	if (source >= had) {
+		if (!grow_table((void **)&p->systems, &p->nsystems, (size_t)source + 1,
+		                sizeof *p->systems))
+			return NULL;
+		for (size_t i = had; i < p->nsystems; i++)
+			p->systems[i] = (struct pipeline_system){ PIPELINE_NONE, PIPELINE_NONE };
+	}
+	return &p->systems[source];
+}
+
+/* A snapshot into the census and the cook, or when priming, into the cook
+ * as the previous one alone; a system over --max-sources is damage. */
 static void
 take_snapshot(const struct wp_snapshot *s, uint64_t offset, void *ctx)
 {
 	struct pipeline *p = ctx;
-	pm_status st = wp_census_add(&p->census, p->sources, s);
+	struct pipeline_system *y;
+	uint32_t source;
+	pm_status st;
 
-	if (st == PM_OK && p->cook)
-		st = wp_cook_add(p->cook, s, p->diag->file);
+	if (p->priming) {
+		st = sources_intern(p->sources, s->system, strlen(s->system), &source);
+		if (st == PM_OK && p->cook)
+			st = wp_cook_prime(p->cook, s);
+	} else {
+		st = wp_census_add(&p->census, p->sources, s, &source);
+		if (st == PM_OK && p->cook)
+			st = wp_cook_add(p->cook, s, p->diag->file);
+	}
+	if (st == PM_OK && !(y = system_at(p, source)))
+		st = PM_E_NOMEM;
 	if (st != PM_OK)
 		diag_at(p->diag, st, (int64_t)offset, "system '%s'", s->system);
+	else if (p->priming)
+		y->primed = offset;
+	else
+		y->last = offset;
 }
 
 /* For runs that only count records (the inventory). */
@@ -241,17 +277,43 @@ input_kind(struct pipeline *p, struct input *in)
 static int
 read_perf(struct pipeline *p, struct input *in)
 {
+	int rc;
+
 	if (p->o.reads == READS_PMIM) {
 		diag_at(p->diag, PM_E_PERF_REPORT, DIAG_NO_OFFSET,
 		        "it holds PERF_DATA_BLOCKs, which a PMIM report does not read");
 		return -1;
 	}
-	p->census.inputs++;
+	/* a range after a file's first goes on with the file counted */
+	p->census.inputs += in->origin == 0;
 	if (!census_input(&p->census, in->name)) {
 		diag_at(p->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "out of memory");
 		return -1;
 	}
-	return wp_stream_read(p->perf, in, p->diag, &p->file);
+	rc = wp_stream_read(p->perf, in, p->diag, &p->file);
+	p->resumed_at = in->origin;
+	p->stopped_at = in->origin + p->file.bytes_read;
+	return rc;
+}
+
+int
+pipeline_prime(struct pipeline *p, struct input *in)
+{
+	struct diag quiet, *d = p->diag;
+	struct tally t = { 0 };
+	bool said = false;
+	int rc;
+
+	diag_init(&quiet, d->progname, NULL);
+	quiet.file = in->name;
+	p->diag = &quiet;
+	p->priming = true;
+	rc = wp_stream_read(p->perf, in, &quiet, &t);
+	p->priming = false;
+	p->diag = d;
+	for (int st = 1; st < PM_STATUS_COUNT; st++)
+		said = said || quiet.count[st];
+	return rc < 0 || said || t.used != t.bytes_read ? -1 : 0;
 }
 
 int
@@ -343,6 +405,8 @@ pipeline_edges(const struct pipeline *p, struct pipeline_edges *e)
 	smf_edges(p->smf, &e->smf);
 	e->resumed_at = p->resumed_at;
 	e->stopped_at = p->stopped_at;
+	e->systems = p->systems;
+	e->nsystems = p->nsystems;
 }
 
 const struct fr_records *
@@ -365,5 +429,6 @@ pipeline_close(struct pipeline *p)
 	wp_stream_close(p->perf);
 	wp_cook_close(p->cook);
 	census_free(&p->census);
+	free(p->systems);
 	free(p);
 }

@@ -71,6 +71,13 @@ pm_status pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
  * accounted for. */
 int pipeline_read(struct pipeline *p, struct input *in);
 
+/* Read in, the PERF_DATA_BLOCKs just before a range of a file cut for
+ * --jobs (split.h), into the cook as its systems' previous snapshots
+ * alone: no frame, count, message or byte of them is the run's (they are
+ * the range's before). Returns -1 when they did not read whole and
+ * clean. */
+int pipeline_prime(struct pipeline *p, struct input *in);
+
 /* Emit the intervals still waiting for parts, and say the repeats not
  * said yet. */
 void pipeline_finish(struct pipeline *p);
@@ -93,12 +100,25 @@ uint64_t pipeline_resets(const struct pipeline *p);
  * and for partials. */
 struct coverage *pipeline_coverage(const struct pipeline *p);
 
+/* Where a system's snapshots were, by file offset: the one its first
+ * was paired with, read by pipeline_prime, and its last one read; either
+ * PIPELINE_NONE. */
+#define PIPELINE_NONE UINT64_MAX
+struct pipeline_system {
+	uint64_t primed, last;
+};
+
 /* How the last input read at its edges: for a range of one cut for
  * threads, to be held against the ranges beside it. */
 struct pipeline_edges {
-	uint64_t resumed_at;    /* its own records began (framer_resumed_at) */
-	uint64_t stopped_at;    /* the framer stopped */
+	uint64_t resumed_at;    /* its own records or blocks began
+	                           (framer_resumed_at) */
+	uint64_t stopped_at;    /* the framer or the block reader stopped */
 	struct smf_edges smf;   /* the SMF stage's */
+	/* the systems of PERF_DATA_BLOCKs read, by source id (valid until
+	 * the pipeline closes) */
+	const struct pipeline_system *systems;
+	size_t nsystems;
 };
 void pipeline_edges(const struct pipeline *p, struct pipeline_edges *e);
 

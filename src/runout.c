@@ -56,6 +56,16 @@ title_is(const char *name, uint32_t index, const void *ctx)
 	return wp_names_is(ctx, name, index);
 }
 
+struct report_opts
+series_opts(const struct run *r)
+{
+	struct report_opts so = r->o.sel;
+
+	so.name_is = title_is;
+	so.name_ctx = r->names;
+	return so;
+}
+
 #ifdef HAVE_SQLITE
 int
 open_database(struct run *r)
@@ -196,9 +206,7 @@ output_open(struct run *r, struct output *out)
 	                                     &r->diag)) != PM_OK)
 		return st;
 	if (rpt_is_series(out->def)) {
-		struct report_opts so = o->sel;
-		so.name_is = title_is;
-		so.name_ctx = r->names;
+		struct report_opts so = series_opts(r);
 		return series_report_open(&out->srep, out->def, &r->sources, &so, out->sink,
 		                          &r->diag);
 	}

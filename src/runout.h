@@ -11,6 +11,10 @@
 #include "core/status.h"
 #include "run.h"
 
+/* The options a series report of the run is opened with: its counters
+ * named by --perf-names or the English titles. */
+struct report_opts series_opts(const struct run *r);
+
 /* One report's writer and file (or table), and the report itself. */
 pm_status output_open(struct run *r, struct output *out);
 

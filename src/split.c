@@ -5,17 +5,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <string.h>
+
+#include "core/grow.h"
 #include "io/input.h"
 #include "smf/detect.h"
 #include "smf/smf.h"
 #include "smf/walk.h"
 #include "split.h"
+#include "winperf/block.h"
+#include "winperf/stream.h"
 
 /* Bytes looked through after a proposed cut for a record to cut at: many
  * intervals of the largest parts. */
 #define SPLIT_SCAN ((size_t)1 << 20)
-/* Records that must walk from a cut: more than resynchronisation asks. */
+/* Records or blocks that must walk from a cut: more than resynchronisation
+ * asks. */
 #define SPLIT_WALK 16
+/* Bytes looked back from a cut of PERF_DATA_BLOCKs for the snapshots
+ * before it, first and at most (the largest block --max-record takes by
+ * default) */
+#define LEAD_FIRST ((size_t)256 << 10)
+#define LEAD_MAX ((size_t)16 << 20)
 
 /* Up to cap bytes of fd at off; the bytes had, 0 at the end or on error. */
 static size_t
@@ -28,6 +39,14 @@ read_at(int fd, uint8_t *buf, size_t cap, uint64_t off)
 		got += (size_t)n;
 	return got;
 }
+
+/* What the file is read as: PERF_DATA_BLOCKs, or its framing and what
+ * its records hold, as the framer finds them at its start. */
+struct kind {
+	bool perf;
+	enum framing asked;
+	struct framing_kind found;
+};
 
 /* Whether the PM record at the start of w is part 1 of an interval. */
 static bool
@@ -140,12 +159,125 @@ cut_in(const struct fr_records *rs, const struct pmint *pm, const struct framing
 	return SIZE_MAX;
 }
 
-/* What path, a plain regular file (not compressed), is read as (asked:
- * its framing asked); false when it is not one, or nothing walks. */
+/* Whether PERF_DATA_BLOCKs walk from at, as the block reader steps from
+ * one to the next (wp_head, by TotalByteLength): SPLIT_WALK of them, or
+ * up to the end of the file. */
+static bool
+perf_walks(int fd, uint64_t at, uint64_t size)
+{
+	uint8_t head[WP_PDB_MIN];
+	struct span system;
+	uint32_t total;
+
+	for (int i = 0; i < SPLIT_WALK && at < size; i++) {
+		if (read_at(fd, head, sizeof head, at) != sizeof head ||
+		    !wp_head(span_make(head, sizeof head), &total, &system) || total > size - at)
+			return false;
+		at += total;
+	}
+	return true;
+}
+
+/* The bytes looked back from a cut, and the blocks found there. */
+struct back {
+	uint8_t *buf;
+	size_t cap;
+	struct span *names;     /* the systems' raw names, in buf */
+	size_t nnames, names_cap;
+};
+
+/* Whether name is one of the systems' found. */
+static bool
+named(const struct back *l, struct span name)
+{
+	for (size_t i = 0; i < l->nnames; i++)
+		if (l->names[i].len == name.len && memcmp(l->names[i].p, name.p, name.len) == 0)
+			return true;
+	return false;
+}
+
+/* Where the snapshots just before cut begin, looking back len bytes (in
+ * l->buf, the file's from cut - len): the blocks that walk by their
+ * TotalByteLength up to the cut, back until a system's name repeats
+ * (each system's last snapshot before the cut, which the range's first
+ * one of it is paired with). *whole: a name repeated, or nothing is
+ * before the bytes looked at. */
+static uint64_t
+lead_in(struct back *l, uint64_t cut, size_t len, bool *whole)
+{
+	size_t to = len;   /* the earliest block found begins here */
+	struct span system;
+	uint32_t total;
+
+	l->nnames = 0;
+	*whole = len == cut;
+	for (size_t at = len >= WP_PDB_MIN ? len - WP_PDB_MIN + 1 : 0; at-- > 0;) {
+		if (memcmp(l->buf + at, wp_signature, sizeof wp_signature) != 0 ||
+		    !wp_head(span_make(l->buf + at, to - at), &total, &system) || total != to - at)
+			continue;
+		if (named(l, system)) {
+			*whole = true;
+			break;
+		}
+		if (!grow_table((void **)&l->names, &l->names_cap, l->nnames + 1, sizeof *l->names))
+			break;
+		l->names[l->nnames++] = system;
+		to = at;
+	}
+	return cut - (len - to);
+}
+
+/* Where the snapshots before cut that a range from cut is primed with
+ * begin (split.h); cut when no block ends there. Looks back further
+ * while the bytes looked at hold no system twice, up to LEAD_MAX. */
+static uint64_t
+perf_lead(int fd, struct back *l, uint64_t cut)
+{
+	uint64_t lead = cut;
+	bool whole = false;
+
+	for (size_t len = LEAD_FIRST; !whole; len *= 2) {
+		uint8_t *p;
+		if (len > LEAD_MAX)
+			break;
+		if (len > cut)
+			len = (size_t)cut;
+		if (len > l->cap) {
+			if (!(p = realloc(l->buf, len)))
+				break;
+			l->buf = p;
+			l->cap = len;
+		}
+		if (read_at(fd, l->buf, len, cut - len) != len)
+			break;
+		lead = lead_in(l, cut, len, &whole);
+	}
+	return lead;
+}
+
+/* Where in the got bytes of buf, the file's from at (size bytes), within
+ * SPLIT_SCAN, a PERF_DATA_BLOCK begins from which blocks walk, and the
+ * ones before walk up to (*from: where they begin, perf_lead); SIZE_MAX,
+ * nowhere. */
+static size_t
+perf_cut_in(int fd, struct back *l, const uint8_t *buf, size_t got, uint64_t at,
+            uint64_t size, uint64_t *from)
+{
+	for (size_t off = 0; off + sizeof wp_signature <= got && off < SPLIT_SCAN; off++)
+		if (memcmp(buf + off, wp_signature, sizeof wp_signature) == 0 &&
+		    perf_walks(fd, at + off, size) && (*from = perf_lead(fd, l, at + off)) < at + off)
+			return off;
+	return SIZE_MAX;
+}
+
+/* What path, a plain regular file (not compressed), is read as (perf: a
+ * Windows report's PERF_DATA_BLOCKs, by --framing=perf or detected as the
+ * pipeline detects them); false when it is not one, or nothing walks. */
 static bool
 plain_kind(const char *path, int fd, uint8_t *buf, uint64_t size,
-           const struct fr_records *rs, enum framing asked, struct framing_kind *k)
+           const struct fr_records *rs, struct kind *k)
 {
+	struct framing_kind *f = &k->found;
 	struct input in;
 	uint8_t first[1];
 	bool plain, at_eof;
@@ -159,29 +291,33 @@ plain_kind(const char *path, int fd, uint8_t *buf, uint64_t size,
 		return false;
 	got = read_at(fd, buf, DETECT_WINDOW, 0);
 	at_eof = got == size;
-	k->framing = asked;
-	if (asked == FRAMING_AUTO &&
-	    !detect_framing(rs, span_make(buf, got), at_eof, &k->framing))
+	if (k->perf)
+		return k->asked == FRAMING_PERF ||
+		       (k->asked == FRAMING_AUTO && wp_stream_detect(span_make(buf, got)));
+	f->framing = k->asked;
+	if (k->asked == FRAMING_AUTO &&
+	    !detect_framing(rs, span_make(buf, got), at_eof, &f->framing))
 		return false;
-	k->content = k->framing == FRAMING_PM ? CONTENT_PM
-	             : detect_content(rs, k->framing, span_make(buf, got), at_eof);
-	return k->framing == FRAMING_PM || k->framing == FRAMING_RDW ||
-	       k->framing == FRAMING_BDW;
+	f->content = f->framing == FRAMING_PM ? CONTENT_PM
+	             : detect_content(rs, f->framing, span_make(buf, got), at_eof);
+	return f->framing == FRAMING_PM || f->framing == FRAMING_RDW ||
+	       f->framing == FRAMING_BDW;
 }
 
 size_t
 split_file(const char *path, const struct fr_records *rs, const struct pmint *pm,
-           enum framing asked, size_t n, uint64_t least, uint64_t *cut,
-           struct framing_kind *k)
+           enum framing asked, bool perf, size_t n, uint64_t least, uint64_t *cut,
+           uint64_t *lead, struct framing_kind *found)
 {
+	struct kind k = { perf, asked, { FRAMING_AUTO, CONTENT_AUTO } };
 	size_t cuts = 1, cap = SPLIT_SCAN + DETECT_WINDOW;
+	struct back back = { 0 };
 	uint8_t *buf = NULL;
 	struct stat sb;
 	uint64_t size;
 	int fd;
 
-	cut[0] = 0;
-	*k = (struct framing_kind){ FRAMING_AUTO, CONTENT_AUTO };
+	cut[0] = lead[0] = 0;
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return 1;
 	size = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
@@ -189,19 +325,25 @@ split_file(const char *path, const struct fr_records *rs, const struct pmint *pm
 		least = 1;
 	if (size / least < n)
 		n = (size_t)(size / least);
-	if (n >= 2 && (buf = malloc(cap)) && plain_kind(path, fd, buf, size, rs, asked, k)) {
+	if (n >= 2 && (buf = malloc(cap)) && plain_kind(path, fd, buf, size, rs, &k)) {
 		for (size_t i = 1; i < n; i++) {
-			uint64_t at = size / n * i + size % n * i / n;
+			uint64_t at = size / n * i + size % n * i / n, from = 0;
 			size_t got = read_at(fd, buf, cap, at);
-			size_t off = cut_in(rs, pm, k, span_make(buf, got), at + got == size);
+			size_t off = k.perf ? perf_cut_in(fd, &back, buf, got, at, size, &from)
+			             : cut_in(rs, pm, &k.found, span_make(buf, got), at + got == size);
 
 			/* ranges of least bytes at least, the last one too */
 			if (off != SIZE_MAX && at + off >= cut[cuts - 1] + least &&
-			    size - (at + off) >= least)
+			    size - (at + off) >= least) {
+				lead[cuts] = k.perf ? from : at + off;
 				cut[cuts++] = at + off;
+			}
 		}
 	}
+	*found = k.found;
 	free(buf);
+	free(back.buf);
+	free(back.names);
 	close(fd);
 	cut[cuts] = size;
 	return cuts;

@@ -9,8 +9,9 @@
 # from the ranges (PMIMRPT_JOBS_LOG says "apart", with the offsets of the
 # cuts); damage at and around a cut (a bad INTLEN, BDW or SDW, garbage
 # over the cut, a record or block cut short, bytes put in) is read again
-# whole ("again") and said once. A pipe is read by one thread, and so is
-# what is not cut.
+# whole ("again") and said once. So is a file of PERF_DATA_BLOCKs, for
+# the series reports. A pipe is read by one thread, and so is what is not
+# cut.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 export PMIMRPT_JOBS_LOG="$tmp/jobs.log" PMIMRPT_SPLIT_LEAST=4000
@@ -85,13 +86,12 @@ for report in waits cpu summary; do
 		each "$(basename "$f"), --report=$report" again --report=$report "$f"
 	done
 done
-# reports --jobs does not split, and Windows data (a snapshot is paired
-# with the one before it)
+# reports --jobs does not split
 for report in intervals inventory; do
 	each "clean PM stream, --report=$report" one --report=$report "$tmp/clean.pm"
 done
-each "PERF_DATA_BLOCKs, --report=perf" one --report=perf "$tmp/snap.perf"
 each "PERF_DATA_BLOCKs, --report=inventory" one --report=inventory "$tmp/snap.perf"
+each "PERF_DATA_BLOCKs, --by=interval" one --report=perf --by=interval "$tmp/snap.perf"
 
 # A time zone: its repeated hour is told apart by what came before; a
 # partial: its time covered as one run's.
@@ -112,14 +112,34 @@ else
 	fail "a pipe with --jobs=2: exit $rc, $(cat "$PMIMRPT_JOBS_LOG")"
 fi
 
+# short_of FILE AT N OUT: FILE without the N bytes before AT, in OUT;
+# put_in FILE AT TEXT OUT: FILE with TEXT put in at AT
+short_of() {
+	head -c $(($2 - $3)) "$1" > "$4"
+	tail -c +$(($2 + 1)) "$1" >> "$4"
+}
+put_in() {
+	head -c "$2" "$1" > "$4"
+	printf '%s' "$3" >> "$4"
+	tail -c +$(($2 + 1)) "$1" >> "$4"
+}
+
+# cuts_of OPTIONS... FILE: where FILE is cut with 2, 3 and 4 threads, in
+# $cuts (one run each, c2 to c4)
+cuts_of() {
+	local f
+	cuts=
+	for jobs in 2 3 4; do
+		run c$jobs $jobs "$@"
+		cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
+	done
+	cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
+	for f; do :; done
+	[ -n "$cuts" ] || fail "no cuts of $(basename "$f")"
+}
+
 # Where the clean stream is cut with 2, 3 and 4 threads.
-cuts=
-for jobs in 2 3 4; do
-	run c$jobs $jobs --report=waits "$tmp/clean.pm"
-	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
-done
-cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
-[ -n "$cuts" ] || fail "no cuts of clean.pm"
+cuts_of --report=waits "$tmp/clean.pm"
 
 # damage NAME CUT: the clean stream with damage at CUT, in $tmp/NAME.pm;
 # where it begins in $tmp/NAME.at
@@ -134,13 +154,10 @@ damage() {
 		at=$((at - 3))
 		printf 'XXXXXX' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
 	short)    # the record before the cut cut short by 20 bytes
-		head -c $((at - 20)) "$tmp/clean.pm" > "$f"
-		tail -c +$((at + 1)) "$tmp/clean.pm" >> "$f"
+		short_of "$tmp/clean.pm" "$at" 20 "$f"
 		at=$((at - 20)) ;;
 	inserted) # bytes put in at the cut
-		head -c "$at" "$tmp/clean.pm" > "$f"
-		printf 'not a record' >> "$f"
-		tail -c +$((at + 1)) "$tmp/clean.pm" >> "$f" ;;
+		put_in "$tmp/clean.pm" "$at" 'not a record' "$f" ;;
 	esac
 	echo "$at" > "$tmp/$1.at"
 }
@@ -192,16 +209,23 @@ while o + 4 <= len(b):
 	done
 done
 
+# said_once WHAT: the run of --jobs=4 warned, and said nothing twice
+said_once() {
+	local said twice
+	said=$(grep -c 'warning' "$tmp/j4.err")
+	twice=$(sort "$tmp/j4.err" | uniq -d | wc -l)
+	if [ "$said" -gt 0 ] && [ "$twice" = 0 ]; then
+		pass "$1: said once ($said warnings)"
+	else
+		fail "$1: $said warnings, $twice twice"
+		cat "$tmp/j4.err"
+	fi
+}
+
 # Where the sparse dump is cut, and damage there: a BDW, the first SDW
 # after it, the block before it cut short, bytes put in. Said as --jobs=1
 # says it: once, never twice, and not left unsaid.
-cuts=
-for jobs in 2 3 4; do
-	run c$jobs $jobs --report=waits "$tmp/sparse.bdw"
-	cuts="$cuts $(cat "$tmp/c$jobs.cuts")"
-done
-cuts=$(echo $cuts | tr ' ' '\n' | sort -un)
-[ -n "$cuts" ] || fail "no cuts of sparse.bdw"
+cuts_of --report=waits "$tmp/sparse.bdw"
 for at in $cuts; do
 	for kind in bdw sdw short inserted; do
 		f="$tmp/$kind.bdw"
@@ -212,24 +236,114 @@ for at in $cuts; do
 			[ $kind = bdw ] || pos=$((at + 4))
 			printf '\377\377\377\377' | dd of="$f" bs=1 seek="$pos" conv=notrunc 2>/dev/null ;;
 		short)
-			head -c $((at - 100)) "$tmp/sparse.bdw" > "$f"
-			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+			short_of "$tmp/sparse.bdw" "$at" 100 "$f" ;;
 		inserted)
-			head -c "$at" "$tmp/sparse.bdw" > "$f"
-			printf 'not a block' >> "$f"
-			tail -c +$((at + 1)) "$tmp/sparse.bdw" >> "$f" ;;
+			put_in "$tmp/sparse.bdw" "$at" 'not a block' "$f" ;;
 		esac
 		each "$kind at cut $at of the dump" again --report=waits "$f"
-		said=$(grep -c 'warning' "$tmp/j4.err")
-		twice=$(sort "$tmp/j4.err" | uniq -d | wc -l)
-		if [ "$said" -gt 0 ] && [ "$twice" = 0 ]; then
-			pass "$kind at cut $at of the dump: said once ($said warnings)"
-		else
-			fail "$kind at cut $at of the dump: $said warnings, $twice twice"
-			cat "$tmp/j4.err"
-		fi
+		said_once "$kind at cut $at of the dump"
 	done
 done
+
+# Windows data, one file of PERF_DATA_BLOCKs cut at blocks: a snapshot
+# is paired with its system's previous one, which the thread of a range
+# reads first (the snapshots just before the cut, back to a system's
+# second). The bundled sample; three systems, one wrapping a counter, one
+# rebooting; a system that comes later (W3); one that is away for a while
+# (W2): a range whose first W2 would be paired with none, where one run
+# pairs it with the W2 of a range before, is read again.
+gen --framing=perf --seed=12 --sources=W1,W2,W3 --interval=60 --intervals=60 \
+	-o "$tmp/three.perf" || fail "pmimgen three.perf"
+gen --framing=perf --seed=13 --sources=W1,W2 --interval=60 --intervals=30 \
+	-o "$tmp/first.perf" || fail "pmimgen first.perf"
+gen --framing=perf --seed=14 --sources=W1,W2,W3 --interval=60 --intervals=30 \
+	--start="2025-03-03 06:30" -o "$tmp/second.perf" || fail "pmimgen second.perf"
+cat "$tmp/first.perf" "$tmp/second.perf" > "$tmp/later.perf"
+gen --framing=perf --seed=15 --sources=W1,W2 --interval=60 --intervals=20 \
+	-o "$tmp/away1.perf" || fail "pmimgen away1.perf"
+gen --framing=perf --seed=16 --sources=W1 --interval=60 --intervals=20 \
+	--start="2025-03-03 06:20" -o "$tmp/away2.perf" || fail "pmimgen away2.perf"
+gen --framing=perf --seed=17 --sources=W1,W2 --interval=60 --intervals=20 \
+	--start="2025-03-03 06:40" -o "$tmp/away3.perf" || fail "pmimgen away3.perf"
+cat "$tmp/away1.perf" "$tmp/away2.perf" "$tmp/away3.perf" > "$tmp/away.perf"
+for report in perf win-cpu win-disk; do
+	for by in hour day total; do
+		each "three systems, --report=$report --by=$by" apart \
+			--report=$report --by=$by "$tmp/three.perf"
+	done
+	each "one system, --report=$report" apart --report=$report "$tmp/snap.perf"
+	each "bundled snapshots, --report=$report" apart --report=$report \
+		--perf-names="$top_srcdir/data/sample-perf.names.txt" "$top_srcdir/data/sample-perf.bin"
+	each "a system later, --report=$report" apart --report=$report "$tmp/later.perf"
+	each "--framing=perf, --report=$report" apart --framing=perf --report=$report \
+		"$tmp/later.perf"
+done
+# several files: a system's snapshot may be paired with one in the file
+# before, so they are read by one thread
+each "two files of snapshots" one --report=perf --by=hour "$tmp/first.perf" \
+	"$tmp/second.perf"
+each "a system away for a while" - --report=perf --by=hour "$tmp/away.perf"
+# cut in the middle of its absence (2), and where each side holds it (3)
+if [ "$(cat "$tmp/j2.how")" = again ] && [ "$(cat "$tmp/j3.how")" = apart ]; then
+	pass "a system away for a while: read again where a range lacks its pair"
+else
+	fail "a system away for a while: read $(cat "$tmp/j2.how") and $(cat "$tmp/j3.how")"
+fi
+
+# sigs FILE: the offsets of the PERF signatures in FILE
+sigs() {
+	LC_ALL=C grep -obUaP 'P\x00E\x00R\x00F\x00' "$1" | cut -d: -f1
+}
+# le32 N: N as 4 bytes, little-endian
+le32() {
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) \
+		$((($1 >> 16) & 255)) $((($1 >> 24) & 255)))"
+}
+
+# Damage at and around the cuts: the TotalByteLength of the block at the
+# cut too large, of the block before it too small, garbage over the cut,
+# the block before it cut short, bytes put in. Said as --jobs=1 says it:
+# once, never twice, and not left unsaid.
+cuts_of --report=perf "$tmp/three.perf"
+sigs "$tmp/three.perf" > "$tmp/three.sigs"
+for at in $cuts; do
+	prev=$(awk -v c="$at" '$1 < c { p = $1 } END { print p }' "$tmp/three.sigs")
+	for kind in total before over short inserted; do
+		f="$tmp/$kind.perf"
+		case $kind in
+		total)
+			cp "$tmp/three.perf" "$f"
+			le32 4294967295 | dd of="$f" bs=1 seek=$((at + 20)) conv=notrunc 2>/dev/null ;;
+		before)
+			cp "$tmp/three.perf" "$f"
+			le32 1 | dd of="$f" bs=1 seek=$((prev + 20)) conv=notrunc 2>/dev/null ;;
+		over)
+			cp "$tmp/three.perf" "$f"
+			printf 'XXXXXX' | dd of="$f" bs=1 seek=$((at - 3)) conv=notrunc 2>/dev/null ;;
+		short)
+			short_of "$tmp/three.perf" "$at" 20 "$f" ;;
+		inserted)
+			put_in "$tmp/three.perf" "$at" 'not a block' "$f" ;;
+		esac
+		each "$kind at cut $at of the snapshots" again --report=perf --by=hour "$f"
+		said_once "$kind at cut $at of the snapshots"
+	done
+done
+# The block before the cut swallowing the one at it (its TotalByteLength
+# the two's): nothing a reader says, but the block at the cut is no
+# snapshot of one run's, and the range after it cannot be primed with it.
+at=$(cat "$tmp/c2.cuts")
+prev=$(awk -v c="$at" '$1 < c { p = $1 } END { print p }' "$tmp/three.sigs")
+next=$(awk -v c="$at" '$1 > c { print $1; exit }' "$tmp/three.sigs")
+cp "$tmp/three.perf" "$tmp/swallow.perf"
+le32 $((next - prev)) | dd of="$tmp/swallow.perf" bs=1 seek=$((prev + 20)) conv=notrunc 2>/dev/null
+each "a block swallowing the one at cut $at" - --report=perf --by=hour "$tmp/swallow.perf"
+if [ "$(cat "$tmp/j2.how")" = again ] && ! grep -q warning "$tmp/j2.err"; then
+	pass "a block swallowing the one at cut $at: read again, nothing said"
+else
+	fail "a block swallowing the one at cut $at: read $(cat "$tmp/j2.how")"
+	cat "$tmp/j2.err"
+fi
 
 # Dumps without their trailers (an 18-byte record at the end): one at
 # the end of the file, and one joined to the next dump. Said at the end,

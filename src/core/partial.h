@@ -70,6 +70,11 @@ pm_status partial_load(struct partial *p, const char *path, char *err, size_t ca
 /* The same of len bytes at data (malloc'd: p owns them from now on, and
  * frees them when they are refused). */
 pm_status partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap);
+/* The same of a partial this process wrote into memory (a --jobs
+ * thread's): its sections walked, its checksum not computed again, as no
+ * file lay between its writer and its reader. */
+pm_status partial_take_own(struct partial *p, uint8_t *data, size_t len, char *err,
+                           size_t cap);
 void partial_free(struct partial *p);
 
 /* The payload of the first section tagged tag; false when there is none. */

@@ -80,6 +80,8 @@ struct series_report {
 	struct texts keys;      /* the rows' keys */
 	struct texts inputs;    /* the inputs rows first appeared in */
 	uint64_t seq;           /* rows made */
+	uint64_t seq_base;      /* rows of the partials merged: a partial's
+	                           rows are made after theirs */
 	bool merged;            /* rows came from partials: written in order
 	                           of (input name, seq), as one run over the
 	                           inputs in name order writes them */
@@ -793,6 +795,12 @@ series_report_export(const struct series_report *r, struct pwriter *w)
 		rowrec_export(&r->rec, r->ncells, w);
 }
 
+size_t
+series_report_rows(const struct series_report *r)
+{
+	return r->nrows;
+}
+
 /* The value of one window, for the least and the largest. */
 static double
 window_value(enum counter_type t, const struct counter_window *x)
@@ -921,7 +929,7 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		first = pc_i64(&c);
 		last = pc_i64(&c);
 		pc_text(&c, input, sizeof input);
-		seq = pc_uint(&c, 8);
+		seq = r->seq_base + pc_uint(&c, 8);
 		if (c.bad)
 			break;
 		if ((st = sources_intern(src, name, strlen(name), &source)) != PM_OK)
@@ -944,6 +952,8 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		snprintf(err, cap, "its rows section does not hold what it says");
 		return PM_E_PARTIAL;
 	}
+	/* its rows' numbers are below its count of rows */
+	r->seq_base += n;
 	if (r->o.by != BY_INTERVAL)
 		return PM_OK;
 	if (!partial_section(p, ROWREC_TAG, &rows)) {

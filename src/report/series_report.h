@@ -47,11 +47,15 @@ bool series_report_what_matched_nothing(const struct series_report *r, char *out
 /* Partials (core/partial.h): the rows held and the counts, as two
  * sections; a partial's merged in, rows of the same source, period and
  * names together; the merged rows are then written in the order of the
- * inputs they first appeared in (by name) and of their making there. By
+ * inputs they first appeared in (by name) and of their making there, a
+ * partial's rows made after those of the partials merged before it (the
+ * ranges of one file, --jobs, merged in their order). By
  * interval, the rows themselves (report/rowrec.h), kept instead of written
  * when opts.rows_input is set, each with the input its frame came from.
  * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
 void series_report_export(const struct series_report *r, struct pwriter *w);
+/* The rows held (what --max-groups bounds). */
+size_t series_report_rows(const struct series_report *r);
 pm_status series_report_import(struct series_report *r, const struct partial *p,
                                struct sources *src, char *err, size_t cap);
 

@@ -179,10 +179,24 @@ read_pdb(struct span b, struct wp_pdb_head *h)
 bool
 wp_plausible(struct span s)
 {
+	uint32_t total;
+	struct span system;
+
+	return wp_head(s, &total, &system);
+}
+
+bool
+wp_head(struct span s, uint32_t *total, struct span *system)
+{
 	struct wp_pdb_head h;
-	return read_pdb(s, &h) && h.little_endian == 1 &&
-	       h.total_length >= WP_PDB_MIN && h.header_length >= WP_PDB_MIN &&
-	       h.header_length <= h.total_length;
+
+	if (!read_pdb(s, &h) || h.little_endian != 1 || h.total_length < WP_PDB_MIN ||
+	    h.header_length < WP_PDB_MIN || h.header_length > h.total_length)
+		return false;
+	*total = h.total_length;
+	*system = span_sub(span_make(s.p, s.len < h.total_length ? s.len : h.total_length),
+	                   h.name_offset, h.name_length);
+	return true;
 }
 
 /* SYSTEMTIME (year, month, weekday, day, hour, minute, second, ms) as a

@@ -91,6 +91,11 @@ void wp_walker_close(struct wp_walker *w);
  * could have (detection and resynchronisation judge by this). */
 bool wp_plausible(struct span s);
 
+/* The same check, and what split.h walks by: the block's TotalByteLength
+ * in *total, and the raw bytes of its system's name in *system when they
+ * lie in s and in the block (else none). */
+bool wp_head(struct span s, uint32_t *total, struct span *system);
+
 /* Walk block b (its TotalByteLength bytes). PM_OK with *out valid until
  * the next walk; PM_E_PERF_BLOCK with *fault; PM_E_NOMEM. */
 pm_status wp_walk(struct wp_walker *w, struct span b,

@@ -4,13 +4,13 @@
 #include "winperf/census.h"
 
 pm_status
-wp_census_add(struct census *c, struct sources *src, const struct wp_snapshot *s)
+wp_census_add(struct census *c, struct sources *src, const struct wp_snapshot *s,
+              uint32_t *source)
 {
-	uint32_t source;
-	pm_status st = sources_intern(src, s->system, strlen(s->system), &source);
+	pm_status st = sources_intern(src, s->system, strlen(s->system), source);
 
 	if (st == PM_OK)
-		st = census_snapshot(c, source, s->time);
+		st = census_snapshot(c, *source, s->time);
 	for (size_t i = 0; st == PM_OK && i < s->nobjects; i++) {
 		const struct wp_object *o = &s->objects[i];
 		st = census_entry(c, o->title, CENSUS_OBJECT, 0);

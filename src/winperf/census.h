@@ -8,7 +8,9 @@
 #include "core/sources.h"
 #include "winperf/block.h"
 
-/* PM_OK, PM_E_SOURCE_LIMIT or PM_E_NOMEM. */
-pm_status wp_census_add(struct census *c, struct sources *src, const struct wp_snapshot *s);
+/* PM_OK, PM_E_SOURCE_LIMIT or PM_E_NOMEM; the system's source id in
+ * *source when it has one. */
+pm_status wp_census_add(struct census *c, struct sources *src, const struct wp_snapshot *s,
+                        uint32_t *source);
 
 #endif

@@ -400,10 +400,11 @@ same_row(const struct wp_cook *c, const struct system *y, const struct wp_object
 	return true;
 }
 
-pm_status
-wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
+/* Snapshot s paired with its system's previous one, its frame in *f. */
+static pm_status
+cook(struct wp_cook *c, const struct wp_snapshot *s, const char *input,
+     struct series_frame *f)
 {
-	struct series_frame f;
 	struct system *y;
 	uint32_t source;
 	size_t n = 0, p = 0, places = values_in(s), had;
@@ -452,13 +453,35 @@ wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
 		}
 	}
 	y->nlaid = s->nobjects;
-	f = (struct series_frame){ .source = source, .input = input, .start = y->serial ? y->time : s->time,
-	                           .end = s->time, .v = c->vals, .n = n,
-	                           .catalogue = c->cat, .nseries = c->n };
+	*f = (struct series_frame){ .source = source, .input = input,
+	                            .start = y->serial ? y->time : s->time, .end = s->time,
+	                            .v = c->vals, .n = n, .catalogue = c->cat, .nseries = c->n };
 	y->time = s->time;
 	y->perf_time = s->perf_time;
 	y->time_100ns = s->perf_time_100ns;
 	y->serial++;
-	c->emit(&f, c->ctx);
 	return PM_OK;
+}
+
+pm_status
+wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input)
+{
+	struct series_frame f;
+	pm_status st = cook(c, s, input, &f);
+
+	if (st == PM_OK)
+		c->emit(&f, c->ctx);
+	return st;
+}
+
+pm_status
+wp_cook_prime(struct wp_cook *c, const struct wp_snapshot *s)
+{
+	struct series_frame f;
+	uint64_t resets = c->resets;
+	pm_status st = cook(c, s, NULL, &f);
+
+	/* its windows are the range's before: counted there */
+	c->resets = resets;
+	return st;
 }

@@ -40,6 +40,12 @@ void wp_cook_close(struct wp_cook *c);
  * PM_E_SOURCE_LIMIT past the sources' maximum, PM_E_NOMEM. */
 pm_status wp_cook_add(struct wp_cook *c, const struct wp_snapshot *s, const char *input);
 
+/* Snapshot s cooked as its system's previous one, and nothing handed on
+ * or counted: the snapshots before a range of a file cut for --jobs
+ * (split.h), which the range's first ones are paired with as one reading
+ * of the file pairs them. */
+pm_status wp_cook_prime(struct wp_cook *c, const struct wp_snapshot *s);
+
 /* Counter windows without a value because time or a counter went back. */
 uint64_t wp_cook_resets(const struct wp_cook *c);
 

@@ -90,7 +90,12 @@ ensure(struct wp_stream *s, size_t n)
 		s->cap = cap;
 	}
 	while (s->end < n) {
-		ssize_t got = s->in->read(s->in, s->buf + s->end, s->cap - s->end);
+		size_t room = s->cap - s->end;
+		ssize_t got;
+		/* a range of a file (--jobs) ends where the next begins */
+		if (s->in->stop && s->in->stop - (s->base + s->end) < room)
+			room = (size_t)(s->in->stop - (s->base + s->end));
+		got = room ? s->in->read(s->in, s->buf + s->end, room) : 0;
 		if (got < 0) {
 			diag_at(s->diag, PM_E_READ, (int64_t)(s->base + s->end), NULL);
 			return false;
@@ -212,7 +217,7 @@ wp_stream_read(struct wp_stream *s, struct input *in, struct diag *d, struct tal
 	s->diag = d;
 	s->tally = t;
 	s->pos = s->end = 0;
-	s->base = 0;
+	s->base = in->origin;
 	s->eof = false;
 	while ((rc = step(s)) > 0)
 		;

@@ -6,7 +6,8 @@
  * TotalByteLength when that is sane; otherwise the reader resynchronises
  * on the next signature. Bytes are accounted as for SMF dumps: a walked
  * block's bytes used, a refused block's and any bytes between blocks
- * damaged. */
+ * damaged. A range of a file (input_open_range) is read from its start
+ * to its stop, its offsets the file's. */
 #ifndef WINPERF_STREAM_H
 #define WINPERF_STREAM_H
 

@@ -3,9 +3,10 @@
  * snapshot, the windows of a second with D and TB from each type's time
  * base, PRECISION timers' D from their timestamp counter, a 4-byte wrap, a
  * 64-bit reset, a clock going back, two systems interleaved, instances
- * coming and going or renamed, bases and NODATA skipped, and the series'
- * names. Every expected figure is worked out by hand beside it from the
- * raw values the test sets. */
+ * coming and going or renamed, bases and NODATA skipped, the series'
+ * names, and a cook primed at a cut of a file (--jobs) pairing as the
+ * whole reading does. Every expected figure is worked out by hand beside
+ * it from the raw values the test sets. */
 #include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
@@ -112,9 +113,15 @@ must(size_t k, uint32_t counter, const char *inst)
 }
 
 static void
+add_to(struct wp_cook *c, const struct wp_snapshot *s)
+{
+	ck_assert(wp_cook_add(c, s, "t.perf") == PM_OK);
+}
+
+static void
 add(const struct wp_snapshot *s)
 {
-	ck_assert(wp_cook_add(cook, s, "t.perf") == PM_OK);
+	add_to(cook, s);
 }
 
 static uint32_t
@@ -656,6 +663,86 @@ START_TEST(object_with_zero_instances_gives_nothing)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------- */
+/* A cook from a cut of a file (--jobs), primed with each system's
+ * snapshot before the cut */
+
+/* Frames a and b alike, but for their series' numbers (each cook has its
+ * own). */
+static void
+same_frame(size_t a, size_t b)
+{
+	ck_assert_uint_eq(got[a].source, got[b].source);
+	ck_assert_int_eq(got[a].start, got[b].start);
+	ck_assert_int_eq(got[a].end, got[b].end);
+	ck_assert_uint_eq(got[a].n, got[b].n);
+	for (size_t i = 0; i < got[a].n; i++) {
+		const struct got_value *x = &got[a].v[i], *y = &got[b].v[i];
+		ck_assert(x->v.two == y->v.two && x->v.reset == y->v.reset);
+		ck_assert(memcmp(&x->v.w, &y->v.w, sizeof x->v.w) == 0);
+		ck_assert_uint_eq(x->counter, y->counter);
+		ck_assert_str_eq(x->instance, y->instance);
+	}
+}
+
+START_TEST(primed_cook_pairs_as_one_reading)
+{
+	static const uint64_t b1[NSYS] = { 5000, 100, 10, 1, 1, 2, 0, 0, 0, 0 };
+	static const uint64_t b2[NSYS] = { 5090, 200, 20, 2, 1, 2, 0, 0, 0, 0 };
+	static const uint64_t b3[NSYS] = { 5200, 300, 30, 3, 2, 4, 0, 0, 0, 0 };
+	static const uint64_t v3[NSYS] = { 1700, 7600000, 1600, 44, 50, 200, 2000, 500, 3000, 9 };
+	struct wp_cook *primed;
+	struct wp_snapshot s;
+	size_t cut;
+
+	/* one reading: A B A B | A (rebooted: PerfTime back) B */
+	s = sys_snapshot("SYSA", 1000, sys_v1, 30000000, 132289256439880000ULL, 5000);
+	add(&s);
+	s = sys_snapshot("SYSB", 1005, b1, 900, 1000, 50);
+	add(&s);
+	s = sys_snapshot("SYSA", 1015, sys_v2, 75000000, 132289256589880000ULL, 7000);
+	add(&s);
+	s = sys_snapshot("SYSB", 1020, b2, 300900, 1500000, 80);
+	add(&s);
+	cut = ngot;
+	s = sys_snapshot("SYSA", 1030, v3, 3000000, 132289256739880000ULL, 9000);
+	add(&s);
+	s = sys_snapshot("SYSB", 1035, b3, 600900, 2000000, 110);
+	add(&s);
+	ck_assert_uint_eq(ngot, cut + 2);
+	ck_assert_uint_eq(wp_cook_resets(cook), 4);  /* SYSA's four two-sample types */
+
+	/* from the cut: primed with the second A and B, which give nothing */
+	ck_assert(wp_cook_open(&primed, &src, NULL, capture, got) == PM_OK);
+	s = sys_snapshot("SYSA", 1015, sys_v2, 75000000, 132289256589880000ULL, 7000);
+	ck_assert(wp_cook_prime(primed, &s) == PM_OK);
+	s = sys_snapshot("SYSB", 1020, b2, 300900, 1500000, 80);
+	ck_assert(wp_cook_prime(primed, &s) == PM_OK);
+	ck_assert_uint_eq(ngot, cut + 2);
+	ck_assert_uint_eq(nempty, 0);
+	s = sys_snapshot("SYSA", 1030, v3, 3000000, 132289256739880000ULL, 9000);
+	add_to(primed, &s);
+	s = sys_snapshot("SYSB", 1035, b3, 600900, 2000000, 110);
+	add_to(primed, &s);
+	ck_assert_uint_eq(ngot, cut + 4);
+	/* paired with the primed ones, as with the reading's */
+	ck_assert_int_eq(got[cut + 2].start, 1015 * S);
+	ck_assert_int_eq(got[cut + 3].start, 1020 * S);
+	ck_assert_uint_eq(must(cut + 3, 10, "")->v.w.n, 110);   /* 5200 - 5090 */
+	same_frame(cut, cut + 2);
+	same_frame(cut + 1, cut + 3);
+	ck_assert_uint_eq(wp_cook_resets(primed), 4);
+
+	/* a primed snapshot whose clock went back counts no reset: its
+	 * windows are the range's before */
+	s = sys_snapshot("SYSA", 1020, sys_v1, 1000, 132289256439880000ULL, 5000);
+	ck_assert(wp_cook_prime(primed, &s) == PM_OK);
+	ck_assert_uint_eq(wp_cook_resets(primed), 4);
+	ck_assert_uint_eq(ngot, cut + 4);
+	wp_cook_close(primed);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -675,6 +762,7 @@ unit_suite(void)
 	tcase_add_test(tc, moved_instances_keep_their_series);
 	tcase_add_test(tc, renamed_instance_of_known_definitions);
 	tcase_add_test(tc, object_with_zero_instances_gives_nothing);
+	tcase_add_test(tc, primed_cook_pairs_as_one_reading);
 	suite_add_tcase(s, tc);
 	return s;
 }
