@@ -85,6 +85,8 @@ char *
 cell_join_x(char *p, const struct sink_cell *c, const struct sink_formula *f,
             size_t n, const uint64_t *x, unsigned have, char sep, bool lead)
 {
+	unsigned lacks = ~have;
+
 	if (n == 0)
 		return p;
 	*p = sep;
@@ -97,7 +99,7 @@ cell_join_x(char *p, const struct sink_cell *c, const struct sink_formula *f,
 			continue;
 		}
 		/* empty, as the cell is, before any product is tried */
-		if ((f->need & ~have) != 0 || (f->from == SINK_FROM_RATIO && x[f->b] == 0)) {
+		if ((f->need & lacks) != 0 || (f->from == SINK_FROM_RATIO && x[f->b] == 0)) {
 			*p++ = sep;
 			continue;
 		}
