@@ -63,11 +63,11 @@ struct sink_cell {
 };
 
 /* A figure a writer may work out itself from the words x of a frame
- * (rowsink's row_x), instead of a cell: x[n] * mul / den
- * (SINK_FROM_X) or x[n] * mul / (x[b] * den) (SINK_FROM_RATIO, empty when
- * x[b] is 0), rounded half up to an integer, shown with `decimals`
- * digits after the point (below 8): mul holds the 10**decimals. Empty too
- * when the frame lacks a group of need. */
+ * (rowsink's row_x), instead of a cell: the figure times 10**decimals
+ * (decimals below 8) is x[n] * mul / den (SINK_FROM_X) or
+ * x[n] * mul / (x[b] * den) (SINK_FROM_RATIO; empty when x[b] is 0),
+ * rounded half up to an integer. Empty too when the frame lacks a group
+ * of need. */
 enum sink_from {
 	SINK_FROM_CELL,     /* no formula: the cell */
 	SINK_FROM_X,
