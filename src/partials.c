@@ -159,7 +159,7 @@ null_close(struct rowsink *s)
 	(void)s;
 }
 
-struct rowsink null_sink = { null_begin, null_row, null_end, null_close };
+struct rowsink null_sink = { null_begin, null_row, null_end, null_close, NULL };
 
 pm_status
 write_run_partial(FILE *fp, const struct run_partial *rp)

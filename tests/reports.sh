@@ -112,6 +112,30 @@ fi
 expect_rc 4 rpt -q --report="$tmp/defs/family.rpt" --source=SYSA -o "$tmp/family2.csv" "$input"
 same "$tmp/family.csv" "$tmp/family2.csv" "--report=FILE.rpt reads the same definition"
 
+# --- a streamed figure whose product with 10**decimals passes 64 bits ------------
+# INTSYTI (TOD, 4096 a microsecond) in ns to 7 decimals: n * 125 / 512,
+# whose remainder's 9 decimals are r * 1953125 (1/512 = 0.001953125),
+# rounded half up here to 7, exactly in awk's doubles (below 2**53); the
+# same bytes as the cells of --columns give
+cat > "$tmp/defs/widecpu.rpt" <<'EOF'
+title       Wide CPU
+description CPU in ns to 7 decimals, an interval a row
+rows        interval
+column source  text=source
+column start   text=start
+column cpu_ns  type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INTSYTI unit=us scale=1000/1 decimals=7
+EOF
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$(c["INTSYTI"]) != "" { n = $(c["INTSYTI"]) * 125; q = int(n / 512)
+		f = int(((n - q * 512) * 1953125 + 50) / 100); if (f == 10000000) { q++; f = 0 }
+		printf "%s,%s,%.0f.%07d\n", $1, $2, q, f }' "$truth" | sort > "$tmp/widecpu.want"
+rpt -q --report-dir="$tmp/defs" --report=widecpu -o "$tmp/widecpu.csv" "$input"
+awk -F, 'NR > 1 && $3 != ""' "$tmp/widecpu.csv" | sort > "$tmp/widecpu.got"
+same "$tmp/widecpu.want" "$tmp/widecpu.got" "a streamed figure past 64 bits: exact digits"
+rpt -q --report-dir="$tmp/defs" --report=widecpu --columns=source,start,cpu_ns \
+	-o "$tmp/widecpu-cells.csv" "$input"
+same "$tmp/widecpu-cells.csv" "$tmp/widecpu.csv" "a streamed figure past 64 bits: the cells' bytes"
+
 # --- broken definitions --------------------------------------------------------
 mkdir "$tmp/bad"
 check_bad() { # NAME MESSAGE, with the definition on standard input

@@ -71,8 +71,9 @@ fmtnum_point_rest(char *out, uint64_t scaled, unsigned decimals)
 		return len;
 	if (decimals <= 8)
 		fmtnum_put_word(out + len - decimals + 1, lo >> 8 * (8 - decimals));
-	else
-		fmtnum_put_len(out + len - decimals + 1, scaled, decimals, lo);
+	else   /* put_len takes a figure of at most that many digits */
+		fmtnum_put_len(out + len - decimals + 1, scaled % fmtnum_pow10[decimals],
+		               decimals, lo);
 	out[len - decimals] = '.';
 	return len + 1;
 }

@@ -149,7 +149,7 @@ fmtnum_point(char *out, uint64_t scaled, unsigned decimals)
 
 /* num / den times 10**decimals (below 20), rounded half up, into *scaled:
  * the figure fmtnum_point writes, while one division in 64 bits gives it
- * (none when den is a power of ten); false, and *scaled unset, when it
+ * (none when den is a power of ten); false, and *scaled no figure, when it
  * does not. */
 static inline __attribute__((always_inline)) bool
 fmtnum_ratio_scaled(uint64_t num, uint64_t den, unsigned decimals, uint64_t *scaled)
@@ -158,15 +158,12 @@ fmtnum_ratio_scaled(uint64_t num, uint64_t den, unsigned decimals, uint64_t *sca
 	unsigned k = (unsigned)__builtin_ctzll(den);
 	uint64_t t;
 
-	if (__builtin_mul_overflow(num, fmtnum_pow10[decimals], &t))
-		return false;
 	/* den 10**k, k <= decimals (1 among them): exact, without dividing,
 	 * which costs more than the rest of a figure */
-	if (k <= decimals && den == fmtnum_pow10[k]) {
-		*scaled = num * fmtnum_pow10[decimals - k];
-		return true;
-	}
-	if (__builtin_add_overflow(t, den / 2, &t))
+	if (k <= decimals && den == fmtnum_pow10[k])
+		return !__builtin_mul_overflow(num, fmtnum_pow10[decimals - k], scaled);
+	if (__builtin_mul_overflow(num, fmtnum_pow10[decimals], &t) ||
+	    __builtin_add_overflow(t, den / 2, &t))
 		return false;
 	*scaled = t / den;
 	return true;

@@ -41,6 +41,32 @@ cell_stamp(const struct sink_cell *c, char *out, struct cell_stamp_memo *m)
 	return m->n;
 }
 
+/* One cell that is not text at p, then sep: the usual figures inline,
+ * through one fmtnum_point (which takes up to 7 decimals inline); the
+ * rest through cell_format. */
+static inline char *
+join_cell(char *p, const struct sink_cell *c, char sep)
+{
+	uint64_t scaled;
+	unsigned decimals;
+
+	if (c->kind == SINK_INTEGER) {
+		scaled = c->v.integer;
+		decimals = 0;
+	} else if (c->kind == SINK_FRACTION && c->decimals < 8 &&
+	           fmtnum_ratio_scaled(c->v.fraction.num, c->v.fraction.den,
+	                               c->decimals, &scaled)) {
+		decimals = c->decimals;
+	} else {
+		p += cell_format(c, p);
+		*p++ = sep;
+		return p;
+	}
+	p += fmtnum_point(p, scaled, decimals);
+	*p++ = sep;
+	return p;
+}
+
 char *
 cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead)
 {
@@ -50,25 +76,43 @@ cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead)
 	 * test of the first cell in the loop */
 	*p = sep;
 	p += lead;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t scaled;
-		unsigned decimals;
+	for (size_t i = 0; i < n; i++)
+		p = join_cell(p, &c[i], sep);
+	return p - 1;
+}
 
-		/* the usual figures inline, through one fmtnum_point (which
-		 * takes up to 7 decimals inline); the rest through cell_format */
-		if (c[i].kind == SINK_INTEGER) {
-			scaled = c[i].v.integer;
-			decimals = 0;
-		} else if (c[i].kind == SINK_FRACTION && c[i].decimals < 8 &&
-		           fmtnum_ratio_scaled(c[i].v.fraction.num, c[i].v.fraction.den,
-		                               c[i].decimals, &scaled)) {
-			decimals = c[i].decimals;
-		} else {
-			p += cell_format(&c[i], p);
+char *
+cell_join_x(char *p, const struct sink_cell *c, const struct sink_formula *f,
+            size_t n, const uint64_t *x, unsigned have, char sep, bool lead)
+{
+	unsigned lacks = ~have;
+
+	if (n == 0)
+		return p;
+	*p = sep;
+	p += lead;
+	for (const struct sink_formula *end = f + n; f < end; f++, c++) {
+		uint64_t t, den = f->den;
+
+		if (f->from == SINK_FROM_CELL) {
+			p = join_cell(p, c, sep);
+			continue;
+		}
+		/* empty, as the cell is, before any product is tried */
+		if ((f->need & lacks) != 0 || (f->from == SINK_FROM_RATIO && x[f->b] == 0)) {
 			*p++ = sep;
 			continue;
 		}
-		p += fmtnum_point(p, scaled, decimals);
+		if ((f->from == SINK_FROM_RATIO && __builtin_mul_overflow(x[f->b], den, &den)) ||
+		    __builtin_mul_overflow(x[f->n], f->mul, &t))
+			return NULL;
+		/* den 1 (a power of ten folded into mul): no division */
+		if (den != 1) {
+			if (__builtin_add_overflow(t, den / 2, &t))
+				return NULL;
+			t /= den;
+		}
+		p += fmtnum_point(p, t, f->decimals);
 		*p++ = sep;
 	}
 	return p - 1;

@@ -38,6 +38,13 @@ size_t cell_stamp(const struct sink_cell *c, char *out, struct cell_stamp_memo *
  * (CELL_FORMAT_MAX + 1) bytes. Returns the end of what was written. */
 char *cell_join(char *p, const struct sink_cell *c, size_t n, char sep, bool lead);
 
+/* cell_join of c[0..n), but each cell with a formula in f[0..n)
+ * (rowsink.h) worked out from the frame's words x and groups have
+ * instead; NULL when one of them does not fit 64 bits (what was written
+ * is then of no use). */
+char *cell_join_x(char *p, const struct sink_cell *c, const struct sink_formula *f,
+                  size_t n, const uint64_t *x, unsigned have, char sep, bool lead);
+
 /* The bytes of any cell: a text cell's own, or the others formatted into
  * buf (CELL_FORMAT_MAX bytes); *n gets their length. */
 const char *cell_bytes(const struct sink_cell *c, char *buf, size_t *n);

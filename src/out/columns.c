@@ -164,7 +164,7 @@ columns_open(struct rowsink **out, struct rowsink *inner, const char *list,
 	}
 	for (const char *p = list; *p; p++)
 		n += *p == ',';
-	c->sink = (struct rowsink){ begin, row, end, close_sink };
+	c->sink = (struct rowsink){ begin, row, end, close_sink, NULL };
 	c->inner = inner;
 	c->diag = d;
 	c->nnames = n;

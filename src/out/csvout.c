@@ -36,17 +36,25 @@ begin(struct rowsink *s, const struct sink_column *cols, size_t ncols, bool form
 }
 
 /* n numeric cells: they need no quoting, so room for all of them and
- * their commas is made once, and each is formatted in place. */
-static void
-figures(struct csvw *w, const struct sink_cell *cells, size_t n)
+ * their commas is made once, and each is formatted in place; those with a
+ * formula in plan (when not NULL) worked out from x. false when one does
+ * not fit 64 bits. */
+static bool
+figures(struct csvw *w, const struct sink_cell *cells, size_t n,
+        const struct sink_formula *plan, const uint64_t *x, unsigned have)
 {
-	char *p;
+	char *p, *at;
 
 	if (!csvw_reserve(w, n * (CELL_FORMAT_MAX + 1)))
-		return;
-	p = cell_join(w->line + w->len, cells, n, ',', w->fields > 0);
+		return true;
+	at = w->line + w->len;
+	p = plan ? cell_join_x(at, cells, plan, n, x, have, ',', w->fields > 0)
+	         : cell_join(at, cells, n, ',', w->fields > 0);
+	if (!p)
+		return false;
 	w->fields += (unsigned)n;
 	w->len = (size_t)(p - w->line);
+	return true;
 }
 
 /* A stamp is never quoted: in place too. */
@@ -64,27 +72,49 @@ stamp(struct csvout *c, const struct sink_cell *cell)
 	w->len = (size_t)(p - w->line) + cell_stamp(cell, p, &c->memo);
 }
 
+/* The row's fields, the figures with a formula in plan worked out from x;
+ * false, with the line as it was, when one does not fit 64 bits. */
+static bool
+put(struct csvout *c, const struct sink_cell *cells, const struct sink_formula *plan,
+    const uint64_t *x, unsigned have)
+{
+	size_t len = c->w.len;
+	unsigned fields = c->w.fields;
+
+	for (size_t i = 0, n; i < c->ncols; i += n) {
+		bool formula = plan && plan[i].from != SINK_FROM_CELL;
+
+		n = c->run[i] ? c->run[i] : 1;
+		if (c->run[i] || formula ||
+		    (cells[i].kind != SINK_STAMP && cells[i].kind != SINK_TEXT)) {
+			if (!figures(&c->w, cells + i, n, plan ? plan + i : NULL, x, have)) {
+				c->w.len = len;
+				c->w.fields = fields;
+				return false;
+			}
+		} else if (cells[i].kind == SINK_STAMP) {
+			stamp(c, &cells[i]);
+		} else {
+			csvw_text(&c->w, cells[i].v.text.s, cells[i].v.text.n);
+		}
+	}
+	csvw_end_row(&c->w);
+	return true;
+}
+
 static void
 row(struct rowsink *s, const struct sink_cell *cells, bool marked)
 {
-	struct csvout *c = (struct csvout *)s;
-
 	(void)marked;
-	for (size_t i = 0; i < c->ncols;)
-		if (c->run[i]) {
-			figures(&c->w, cells + i, c->run[i]);
-			i += c->run[i];
-		} else if (cells[i].kind == SINK_STAMP) {
-			stamp(c, &cells[i]);
-			i++;
-		} else if (cells[i].kind != SINK_TEXT) {
-			figures(&c->w, cells + i, 1);
-			i++;
-		} else {
-			csvw_text(&c->w, cells[i].v.text.s, cells[i].v.text.n);
-			i++;
-		}
-	csvw_end_row(&c->w);
+	(void)put((struct csvout *)s, cells, NULL, NULL, 0);
+}
+
+static bool
+row_x(struct rowsink *s, const struct sink_cell *cells, const struct sink_formula *plan,
+      const uint64_t *x, unsigned have, bool marked)
+{
+	(void)marked;
+	return put((struct csvout *)s, cells, plan, x, have);
 }
 
 static pm_status
@@ -117,7 +147,7 @@ csvout_open(struct rowsink **out, FILE *fp)
 		free(c);
 		return st;
 	}
-	c->sink = (struct rowsink){ begin, row, end, close_sink };
+	c->sink = (struct rowsink){ begin, row, end, close_sink, row_x };
 	*out = &c->sink;
 	return PM_OK;
 }

@@ -242,7 +242,7 @@ htmlout_open(struct rowsink **out, struct html_page *page, const struct rpt_char
 	*out = NULL;
 	if (!h)
 		return PM_E_NOMEM;
-	h->sink = (struct rowsink){ begin, row, end, close_sink };
+	h->sink = (struct rowsink){ begin, row, end, close_sink, NULL };
 	h->page = page;
 	svg.format = CHART_SVG;
 	if (!membuf_open(&h->table) || !membuf_open(&h->figures) ||

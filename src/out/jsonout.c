@@ -128,7 +128,7 @@ jsonout_open(struct rowsink **out, FILE *fp)
 	if (!j)
 		return PM_E_NOMEM;
 	j->fp = fp;
-	j->sink = (struct rowsink){ begin, row, end, close_sink };
+	j->sink = (struct rowsink){ begin, row, end, close_sink, NULL };
 	*out = &j->sink;
 	return PM_OK;
 }

@@ -348,7 +348,7 @@ sqliteout_open(struct rowsink **out, struct sqlite_db *db, const char *table,
 	*out = NULL;
 	if (!o)
 		return PM_E_NOMEM;
-	o->sink = (struct rowsink){ begin, row, end, close_sink };
+	o->sink = (struct rowsink){ begin, row, end, close_sink, NULL };
 	o->db = db;
 	o->id = *id;
 	o->failed = PM_OK;

@@ -649,7 +649,7 @@ textout_open(struct rowsink **out, FILE *fp, const struct textout_opts *o)
 		free(t);
 		return st;
 	}
-	t->sink = (struct rowsink){ begin, row, end, close_sink };
+	t->sink = (struct rowsink){ begin, row, end, close_sink, NULL };
 	*out = &t->sink;
 	return PM_OK;
 }

@@ -447,6 +447,14 @@ pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *ty
 {
 	uint64_t len, t;
 
+	/* bounds checked once where the bytes hold the fields the framer
+	 * peeks at: the chain searches ask this at every offset */
+	if (rec.len >= pm->peek_end) {
+		bool wide = rec.len >= pm->head_wide_end;
+		*length = (size_t)head_load(pm, PM_HEAD_LEN, rec.p, wide);
+		*type = (unsigned)head_load(pm, PM_HEAD_TYPE, rec.p, wide);
+		return PM_OK;
+	}
 	if (!field_u(pm, PM_HEAD_LEN, rec, &len) || !field_u(pm, PM_HEAD_TYPE, rec, &t))
 		return PM_E_PM_LENGTH;
 	*length = (size_t)len;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fmtnum.h"
 #include "core/gcd.h"
 #include "report/metric.h"
 
@@ -445,6 +446,36 @@ metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
 	default:
 		break;
 	}
+}
+
+/* mul is the scale's numerator times 10**decimals, or, over a power of
+ * ten at most that, times their quotient (den 1: no division). A figure
+ * whose products fit 64 bits then fits those of frame_figure (below) and
+ * of the writer's fmtnum_ratio_scaled, and is their figure; one that does
+ * not is the cells' (row_x fails). */
+void
+metric_one_formula(const struct metric_one *o, struct sink_formula *f)
+{
+	unsigned d = o->decimals, k = (unsigned)__builtin_ctzll(o->den_factor | 1);
+
+	*f = (struct sink_formula){ .den = o->den_factor, .n = o->n, .b = o->b,
+	                            .need = o->need, .decimals = (uint8_t)d };
+	if (d >= 8 || o->how == ONE_ENGINE) {
+		f->from = SINK_FROM_CELL;
+		return;
+	}
+	f->from = o->how == ONE_BASE ? SINK_FROM_RATIO : SINK_FROM_X;
+	if (o->how == ONE_INTEGER) {
+		f->mul = f->den = 1;
+		return;
+	}
+	/* a power of ten with k <= decimals: no division (and no rounding) */
+	if (o->how == ONE_UNIT && k <= d && o->den_factor == fmtnum_pow10[k]) {
+		f->den = 1;
+		d -= k;
+	}
+	if (__builtin_mul_overflow(o->num_factor, fmtnum_pow10[d], &f->mul))
+		f->from = SINK_FROM_CELL;
 }
 
 /* One column of metric_frame_figures; x and have are the frame's, in

@@ -181,6 +181,11 @@ void metric_figure(const struct metric_fmt *f, const struct counter_acc *acc,
 void metric_one_bind(struct metric_one *o, const struct metric_cell *cell,
                      const struct metric_fmt *f);
 
+/* The figure of o as a formula for a writer (rowsink.h's row_x), the
+ * same figure as metric_frame_figures's cell wherever it fits 64 bits;
+ * SINK_FROM_CELL where it takes the engine. */
+void metric_one_formula(const struct metric_one *o, struct sink_formula *f);
+
 /* What metric_figure gives of a fresh accumulator after metric_add of the
  * frame alone, without the accumulator: the figures of a row of one frame,
  * for the n columns f[0..n) bound to cell[0..n) and o[0..n)

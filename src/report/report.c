@@ -59,6 +59,12 @@ struct report {
 	struct metric_cell *direct;
 	struct metric_one *one; /* how each is read */
 	size_t *direct_run;    /* of each column: direct ones from it on */
+	/* a streamed row's cells as the writer's formulas (rowsink.h's
+	 * row_x), rows x cells; NULL when the writer takes none. The direct
+	 * columns without one, as their accumulators' offsets: those of row
+	 * k end at cell_end[k] */
+	struct sink_formula *formulas;
+	size_t *cell_at, *cell_end;
 	unsigned uses;         /* the schema's sums the bound columns read */
 	struct metric_slots slots;
 	/* frames held back, to be added together to the group whose
@@ -72,7 +78,7 @@ struct report {
 	struct counter_acc *blank; /* a new group's accumulators */
 	/* the columns written */
 	struct sink_column *out;
-	size_t nout;
+	size_t nout, nkeys;    /* nkeys: the group key's, first */
 	char (*top_names)[RPT_NAME_MAX + 8];
 	struct sink_cell *cells;  /* a row's */
 	char parts_text[8];    /* a text=parts cell's digits */
@@ -343,6 +349,33 @@ put_row(struct report *r, bool marked)
 		        "%zu rows held; further rows are left out", r->rec.nrows);
 }
 
+/* The cells of a streamed row's direct columns, cells[c] of column c:
+ * all of them, or only those without a formula. */
+static void
+direct_cells(struct report *r, size_t row, struct sink_cell *cells, bool all)
+{
+	const struct rpt_def *def = r->def;
+
+	if (!all) {
+		for (size_t k = row ? r->cell_end[row - 1] : 0; k < r->cell_end[row]; k++) {
+			size_t at = r->cell_at[k], c = at - row * def->ncols;
+
+			metric_frame_figures(&r->one[at], &r->fmt[c], &r->direct[at], 1,
+			                     &r->frames[0], &cells[c]);
+		}
+		return;
+	}
+	for (size_t c = 0, n; c < def->ncols; c += n) {
+		size_t at = row * def->ncols + c;
+
+		if ((n = r->direct_run[c]) == 0)
+			n = 1;
+		else
+			metric_frame_figures(&r->one[at], &r->fmt[c], &r->direct[at], n,
+			                     &r->frames[0], &cells[c]);
+	}
+}
+
 /* Write a group's rows; fr is the frame of a streamed row. */
 static void
 emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
@@ -358,8 +391,10 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 		rank_buckets(r, a, order);
 	for (size_t row = 0; row < r->nrows; row++) {
 		int bucket = def->rows == ROWS_BUCKET ? (int)row : -1;
-		size_t i = 0;
+		size_t i = 0, first;
 		struct sink_cell *cells = r->cells;
+		const struct sink_formula *plan =
+			r->formulas && !r->o.rows_input ? r->formulas + row * r->nout : NULL;
 
 		if (r->keyed) {
 			name_cell(&cells[i++], sources_name(r->src, source));
@@ -370,22 +405,26 @@ emit(struct report *r, uint32_t source, int64_t period, const struct frame *fr,
 				stamp_cell(r, &cells[i++], end);
 			}
 		}
+		first = i;
 		for (size_t c = 0, n; c < def->ncols; c += n, i += n)
-			if ((n = r->direct_run[c]) > 0) {
-				size_t at = row * def->ncols + c;
-
-				metric_frame_figures(&r->one[at], &r->fmt[c], &r->direct[at], n,
-				                     &r->frames[0], &cells[i]);
-			} else {
+			if ((n = r->direct_run[c]) == 0) {
 				n = 1;
 				column_cell(r, &r->fmt[c], &a[row * def->ncols + c],
 				            source, fr, bucket, &cells[i]);
 			}
+		direct_cells(r, row, cells + first, !plan);
 		for (unsigned k = 0; k < def->top_n && k < r->nbuckets; k++)
 			for (size_t c = 0; c < def->ntop; c++, i++)
 				column_cell(r, &r->top_fmt[c],
 				            &a[r->top_base + order[k] * def->ntop + c], source,
 				            fr, (int)order[k], &cells[i]);
+		/* the writer works out the figures with a formula from the
+		 * frame; where one does not fit 64 bits, the row as cells */
+		if (plan && r->sink->row_x(r->sink, cells, plan, r->frames[0].x,
+		                           r->frames[0].have, marked))
+			continue;
+		if (plan)
+			direct_cells(r, row, cells + first, true);
 		put_row(r, marked);
 	}
 }
@@ -638,6 +677,7 @@ build_out(struct report *r)
 	size_t ngroup_key = r->keyed ? (r->o.by == BY_TOTAL ? 1u : 3u) : 0;
 	bool leading = true;
 
+	r->nkeys = ngroup_key;
 	for (size_t i = 0; i < ngroup_key; i++)
 		out_column(r, key_names[i], key_names[i], NULL, true, 0);
 	for (size_t c = 0; c < def->ncols; c++) {
@@ -699,6 +739,11 @@ alloc_tables(struct report *r)
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
 	r->one = calloc(r->top_base + 1, sizeof *r->one);
 	r->direct_run = calloc(def->ncols + 1, sizeof *r->direct_run);
+	if (r->stream && r->sink->row_x &&
+	    (!(r->formulas = calloc(r->nrows * nout, sizeof *r->formulas)) ||
+	     !(r->cell_at = calloc(r->top_base + 1, sizeof *r->cell_at)) ||
+	     !(r->cell_end = calloc(r->nrows, sizeof *r->cell_end))))
+		return false;
 	r->blank = calloc(r->stride, sizeof *r->blank);
 	r->frame_figures = calloc(METRIC_BATCH * r->slots.count, sizeof *r->frame_figures);
 	r->order = calloc(r->nbuckets + 1, sizeof *r->order);
@@ -732,6 +777,17 @@ bind_columns(struct report *r)
 	init_accs(r, r->blank);
 	bind_all(r);
 	build_out(r);
+	for (size_t row = 0, k = 0; r->formulas && row < r->nrows; r->cell_end[row++] = k)
+		for (size_t c = 0; c < def->ncols; c++) {
+			size_t at = row * def->ncols + c;
+			struct sink_formula *f = &r->formulas[row * r->nout + r->nkeys + c];
+
+			if (!r->direct_run[c])
+				continue;
+			metric_one_formula(&r->one[at], f);
+			if (f->from == SINK_FROM_CELL)
+				r->cell_at[k++] = at;
+		}
 }
 
 /* The plan of the grouped reports' columns (a streamed row's are the
@@ -1036,6 +1092,9 @@ report_close(struct report *r)
 	free(r->extra);
 	free(r->direct);
 	free(r->one);
+	free(r->formulas);
+	free(r->cell_at);
+	free(r->cell_end);
 	free(r->direct_run);
 	free(r->blank);
 	free(r->frame_figures);

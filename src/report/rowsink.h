@@ -62,6 +62,26 @@ struct sink_cell {
 	} v;
 };
 
+/* A figure a writer may work out itself from the words x of a frame
+ * (rowsink's row_x), instead of a cell: the figure times 10**decimals
+ * (decimals below 8) is x[n] * mul / den (SINK_FROM_X) or
+ * x[n] * mul / (x[b] * den) (SINK_FROM_RATIO; empty when x[b] is 0),
+ * rounded half up to an integer. Empty too when the frame lacks a group
+ * of need. */
+enum sink_from {
+	SINK_FROM_CELL,     /* no formula: the cell */
+	SINK_FROM_X,
+	SINK_FROM_RATIO
+};
+
+struct sink_formula {
+	uint64_t mul, den;  /* den > 0 */
+	uint16_t n, b;      /* indexes into x */
+	uint8_t need;       /* bits of the frame's groups */
+	uint8_t from;       /* enum sink_from */
+	uint8_t decimals;
+};
+
 /* What the title block of the text format says. */
 struct report_meta {
 	const char *name, *title, *description;
@@ -89,6 +109,14 @@ struct rowsink {
 	/* Write what is still held; PM_E_WRITE when a write failed. */
 	pm_status (*end)(struct rowsink *s, const struct report_meta *m);
 	void (*close)(struct rowsink *s);
+	/* Optional (NULL: rows come as cells only): a row whose cells with a
+	 * formula in plan (one entry per cell) are not set, but worked out
+	 * here from the frame's words x and groups have. false, with nothing
+	 * written, when one of them does not fit 64 bits: row() then gets
+	 * the row as cells. */
+	bool (*row_x)(struct rowsink *s, const struct sink_cell *cells,
+	              const struct sink_formula *plan, const uint64_t *x,
+	              unsigned have, bool marked);
 };
 
 #endif

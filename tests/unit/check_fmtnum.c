@@ -96,6 +96,10 @@ START_TEST(digit_lanes)
 	ck_assert_str_eq(z(fmt_ratio(buf, 12345678901234567ULL, 1000000000, 9)),
 	                 "12345678.901234567");
 	ck_assert_str_eq(z(fmt_ratio(buf, 42, 1, 8)), "42.00000000");
+	/* past 8 decimals, of a figure of more digits than the fraction */
+	ck_assert_str_eq(z(fmt_ratio(buf, 1000, 1, 9)), "1000.000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 123456, 1, 10)), "123456.0000000000");
+	ck_assert_str_eq(z(fmt_ratio(buf, 98765432109ULL, 100, 9)), "987654321.090000000");
 	ck_assert_str_eq(z(fmt_ratio(buf, 7, 1000, 6)), "0.007000");
 	/* a power of ten above the decimals is divided and rounded */
 	ck_assert_str_eq(z(fmt_ratio(buf, 1234567, 10000, 3)), "123.457");

@@ -4,7 +4,9 @@
  * strings of every kind of byte, escaped as Python's json.dumps(s,
  * ensure_ascii=False) writes the text Python decodes from the bytes with
  * errors='replace' (worked out with Python, and by hand from Unicode's
- * Table 3-7); --columns picking and refusing columns. */
+ * Table 3-7); --columns picking and refusing columns; figures worked
+ * out by the CSV writer from a frame's words (row_x), their digits worked
+ * out by hand. */
 #include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +120,78 @@ START_TEST(cells_format)
 	c = text("abc");
 	ck_assert(cell_bytes(&c, out, &n) == c.v.text.s);
 	ck_assert_uint_eq(n, 3);
+}
+END_TEST
+
+/* A column's figure in 10**-4 s, shown in s to 6 decimals (10**2 folded
+ * into mul); one in TOD units (4096 a microsecond), in s; an average
+ * in ms of a sum in 10**-4 s over a count, to 3 decimals; a cell. */
+static const struct sink_formula figures_plan[4] = {
+	{ .from = SINK_FROM_X, .mul = 100, .den = 1, .n = 0, .need = 2, .decimals = 6 },
+	{ .from = SINK_FROM_X, .mul = 1000000, .den = 4096000000, .n = 1, .need = 1, .decimals = 6 },
+	{ .from = SINK_FROM_RATIO, .mul = 1000, .den = 10, .n = 2, .b = 3, .need = 1, .decimals = 3 },
+	{ .from = SINK_FROM_CELL },
+};
+
+static const char *
+joined(const uint64_t *x, unsigned have)
+{
+	static char out[4 * (CELL_FORMAT_MAX + 1)];
+	struct sink_cell c[4] = { empty, empty, empty, integer(7) };
+	char *end = cell_join_x(out, c, figures_plan, 4, x, have, ',', false);
+
+	if (!end)
+		return NULL;
+	*end = '\0';
+	return out;
+}
+
+START_TEST(formulas_join)
+{
+	/* 12345.6789 s; 3 s and half a microsecond, rounded up; 20 / 30 ms */
+	uint64_t x[4] = { 123456789, 4096000000ULL * 3 + 2048, 20, 3 };
+
+	ck_assert_str_eq(joined(x, 3), "12345.678900,3.000001,0.667,7");
+	ck_assert_str_eq(joined(x, 1), ",3.000001,0.667,7");   /* group 2 missing */
+	x[3] = 0;                                             /* no waits: no average */
+	ck_assert_str_eq(joined(x, 3), "12345.678900,3.000001,,7");
+	x[0] = UINT64_MAX / 50;                               /* times 100: past 64 bits */
+	ck_assert_ptr_null(joined(x, 3));
+	ck_assert_str_eq(joined(x, 1), ",3.000001,,7");        /* empty: no product tried */
+	x[0] = 0;
+	x[3] = UINT64_MAX / 5;                                /* its count times 10 */
+	ck_assert_ptr_null(joined(x, 3));
+}
+END_TEST
+
+/* row_x: the row from the words, or, when a figure does not fit, nothing
+ * (the caller then gives the cells to row). */
+START_TEST(csv_formulas)
+{
+	FILE *fp = open_memstream(&buf, &len);
+	struct report_meta m = { .name = "t" };
+	struct sink_formula plan[NCOLS] = {
+		[2] = { .from = SINK_FROM_X, .mul = 1, .den = 1, .n = 0 },
+		[3] = { .from = SINK_FROM_RATIO, .mul = 1000, .den = 3, .n = 1, .b = 2,
+		        .decimals = 3 },
+	};
+	struct sink_cell a[NCOLS] = { text("SYSA"), stamp(STAMP_2025_03_03_10),
+	                              empty, empty, text("a,b") };
+	uint64_t x[3] = { 42, 2, 1 }, wide[3] = { 42, UINT64_MAX / 2, 1 };
+	struct rowsink *sink;
+
+	ck_assert_int_eq(csvout_open(&sink, fp), PM_OK);
+	ck_assert_ptr_nonnull(sink->row_x);
+	ck_assert_int_eq(sink->begin(sink, cols, NCOLS, false), PM_OK);
+	ck_assert(sink->row_x(sink, a, plan, x, 1, false));
+	ck_assert(!sink->row_x(sink, a, plan, wide, 1, false));
+	ck_assert_int_eq(sink->end(sink, &m), PM_OK);
+	sink->close(sink);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_str_eq(buf,
+	                 "source,start,waits,avg_ms,label\n"
+	                 "SYSA,2025-03-03 10:00:00,42,0.667,\"a,b\"\n");
+	free(buf);
 }
 END_TEST
 
@@ -361,6 +435,8 @@ unit_suite(void)
 	TCase *tc = tcase_create("writers");
 	tcase_add_test(tc, cells_format);
 	tcase_add_test(tc, csv_bytes);
+	tcase_add_test(tc, formulas_join);
+	tcase_add_test(tc, csv_formulas);
 	tcase_add_test(tc, text_bytes);
 	tcase_add_test(tc, text_form);
 	tcase_add_test(tc, text_unknown_encoding);

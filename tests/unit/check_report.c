@@ -204,7 +204,7 @@ open_report(const char *text, enum report_by by)
 
 	load(text);
 	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
+	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
 	st = report_open(&r, &def, schema, &src, &o, &cap.sink, &diag);
 	ck_assert_msg(r != NULL, "report_open: %s", pm_status_name(st));
 	return r;
@@ -496,7 +496,7 @@ START_TEST(selection)
 
 	load(tasks_rpt);
 	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
+	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
 	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
 	ck_assert(r != NULL);
 	iv[2].parts = 0x6;
@@ -526,7 +526,7 @@ matched_nothing(const struct report_opts *opts, const struct interval *iv,
 	o.max_groups = o.max_groups ? o.max_groups : 100;
 	load(text);
 	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
+	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
 	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
 	ck_assert(r != NULL);
 	for (size_t i = 0; i < n; i++)
@@ -593,7 +593,7 @@ START_TEST(group_limit)
 
 	load(tasks_rpt);
 	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
+	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
 	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
 	add(&a, r);
 	add(&b, r);

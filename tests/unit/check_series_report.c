@@ -134,7 +134,7 @@ open_with(const char *text, const struct report_opts *o)
 	ck_assert_msg(st == PM_OK, "%s", err);
 	ck_assert(rpt_is_series(&def));
 	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close };
+	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
 	st = series_report_open(&r, &def, &src, o, &cap.sink, &diag);
 	ck_assert_msg(r != NULL, "series_report_open: %s", pm_status_name(st));
 	return r;
