@@ -1149,16 +1149,24 @@ START_TEST(test_detect_rdw_smf)
 }
 END_TEST
 
+/* Six RDW records, each holding a PM record of 240 bytes, parts 1 to 3
+ * twice. */
+static void
+put_rdw_pm_records(struct bytes *b)
+{
+	for (unsigned i = 0; i < 6; i++) {
+		put_sdw(b, 4 + 240, 0);
+		put_pm(b, 5, (uint8_t)(i % 3 + 1), 240);
+	}
+}
+
 START_TEST(test_detect_rdw_pm)
 {
 	struct bytes b = { 0 };
 	struct framer_opts o = opts(FRAMING_AUTO);
 	struct run r;
 
-	for (unsigned i = 0; i < 6; i++) {
-		put_sdw(&b, 4 + 240, 0);
-		put_pm(&b, 5, (uint8_t)(i % 3 + 1), 240);
-	}
+	put_rdw_pm_records(&b);
 	run_stream(&r, b.p, b.len, 0, &o);
 	ck_assert_int_eq(r.framing, FRAMING_RDW);
 	ck_assert_int_eq(r.content, CONTENT_PM);
@@ -1179,10 +1187,7 @@ START_TEST(test_found_kind_taken)
 	struct framer_opts o = opts(FRAMING_AUTO);
 	struct run r;
 
-	for (unsigned i = 0; i < 6; i++) {
-		put_sdw(&b, 4 + 240, 0);
-		put_pm(&b, 5, (uint8_t)(i % 3 + 1), 240);
-	}
+	put_rdw_pm_records(&b);
 	o.found = (struct framing_kind){ FRAMING_RDW, CONTENT_SMF };
 	run_stream(&r, b.p, b.len, 0, &o);
 	ck_assert_int_eq(r.framing, FRAMING_RDW);

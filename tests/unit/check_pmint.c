@@ -51,18 +51,27 @@ part1(uint8_t *r)
 	return 0xF0;
 }
 
+/* The header part1() writes. */
+static void
+check_part1_header(const struct pm_header *h)
+{
+	ck_assert_uint_eq(h->length, 0xF0);
+	ck_assert_uint_eq(h->type, 5);
+	ck_assert_uint_eq(h->seq, 1);
+	ck_assert_uint_eq(h->version, 1);
+	ck_assert_uint_eq(h->sdate, 0x0126334F);
+	ck_assert_uint_eq(h->stime, 36000000);
+	ck_assert_uint_eq(h->edate, 0x0126334F);
+	ck_assert_uint_eq(h->etime, 45000000);
+}
+
 START_TEST(header)
 {
 	uint8_t r[0xF0];
 	struct pm_header h;
 	size_t n = part1(r);
 	ck_assert_int_eq(pmint_header_read(&pm, span_make(r, n), &h), PM_OK);
-	ck_assert_uint_eq(h.length, 0xF0);
-	ck_assert_uint_eq(h.type, 5);
-	ck_assert_uint_eq(h.seq, 1);
-	ck_assert_uint_eq(h.version, 1);
-	ck_assert_uint_eq(h.sdate, 0x0126334F);
-	ck_assert_uint_eq(h.etime, 45000000);
+	check_part1_header(&h);
 	ck_assert_int_eq(pmint_header_read(&pm, span_make(r, 0x1B), &h), PM_E_SHORT_PART);
 }
 END_TEST
@@ -79,14 +88,7 @@ START_TEST(header_only)
 	part1(r);
 	memcpy(only, r, 0x1C);
 	ck_assert_int_eq(pmint_header_read(&pm, span_make(only, 0x1C), &h), PM_OK);
-	ck_assert_uint_eq(h.length, 0xF0);
-	ck_assert_uint_eq(h.type, 5);
-	ck_assert_uint_eq(h.seq, 1);
-	ck_assert_uint_eq(h.version, 1);
-	ck_assert_uint_eq(h.sdate, 0x0126334F);
-	ck_assert_uint_eq(h.stime, 36000000);
-	ck_assert_uint_eq(h.edate, 0x0126334F);
-	ck_assert_uint_eq(h.etime, 45000000);
+	check_part1_header(&h);
 	free(only);
 }
 END_TEST
