@@ -229,7 +229,10 @@ emit_head(struct reasm *r)
 		r->diag->file = current;
 	}
 	r->head = ring_at(r, 1);
-	r->count--;
+	/* an empty ring starts again at its first slot, whose figures are
+	 * still in the cache: intervals that come whole use one slot */
+	if (--r->count == 0)
+		r->head = 0;
 }
 
 /* Emit from the head while it is complete or beyond the horizon. Intervals
