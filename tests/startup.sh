@@ -10,6 +10,8 @@
 # --format=sqlite run the SQLite module. libcsv, where configure found its
 # soname (CSV_SONAME), is loaded by the first CSV field that needs quoting,
 # which most runs never write: a run on an empty input does not load it.
+# Nor does it load iconv's module of the default code page, which the
+# first SMF record's system id needs.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 csv_lazy=false
@@ -58,6 +60,15 @@ else
 	else
 		pass "a CSV run on an empty input loads neither libsqlite3 nor the SQLite module"
 	fi
+	if grep -E '/gconv/' "$tmp/libs" | head -3 | grep .; then
+		fail "a CSV run on an empty input loads no code page (iconv's module)"
+	else
+		pass "a CSV run on an empty input loads no code page (iconv's module)"
+	fi
+	LD_DEBUG=libs "$PMIMRPT" -q --report=waits "$top_srcdir/data/sample-smf-rdw.dat" \
+		2> "$tmp/smf.libs" > "$tmp/smf.csv"
+	has_line "$tmp/smf.libs" "calling init: .*/gconv/" "an SMF dump's run loads its code page"
+	has_line "$tmp/smf.csv" "^SYSA,INTDBIR," "its system ids converted from EBCDIC"
 	if $csv_lazy; then
 		if grep -E 'libcsv' "$tmp/libs" | head -3 | grep .; then
 			fail "a CSV run on an empty input does not load libcsv"
