@@ -42,7 +42,7 @@ pipeline_defaults(struct pipeline_opts *o)
 	o->framing = FRAMING_AUTO;
 	o->smf.type = 230;
 	o->smf.pm_offset = -1;
-	o->smf.codepage = "IBM-037";
+	o->smf.codepage = SMF_CODEPAGE_DEFAULT;
 	o->max_record = 16u << 20;
 	o->max_pending = 1024;
 	o->max_interval = PM_UNITS_PER_DAY;

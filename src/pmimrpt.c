@@ -425,7 +425,15 @@ main(int argc, char **argv)
 	static struct run run; /* the layout's tables: too big for the stack */
 	int rc;
 
-	setlocale(LC_ALL, "");
+	/* Only the categories whose conventions pmimrpt follows: the language
+	 * of the C library's messages (strerror) and their character set,
+	 * which Pango's default language is also taken from, and the decimal
+	 * point of the progress line; no figure of a report depends on any.
+	 * Loading every category (LC_ALL) took a sixth of a run on an empty
+	 * input. */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
+	setlocale(LC_NUMERIC, "");
 	diag_init(&run.diag, PROGNAME, stderr);
 	if ((rc = run_prepare(&run, argc, argv)) == EXIT_CLEAN)
 		rc = run.o.describe ? describe(&run.pm, run.schema, run.o.report_dir) : run_report(&run);

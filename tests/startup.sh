@@ -7,8 +7,15 @@
 # (pmimrpt-charts.so) and the SQLite module's (pmimrpt-sqlite.so), loaded
 # only to draw or to write a database. pmimrpt needs none of them, a CSV
 # run loads none of them, a chart run loads the chart module and a
-# --format=sqlite run the SQLite module.
+# --format=sqlite run the SQLite module. libcsv, where configure found its
+# soname (CSV_SONAME), is loaded by the first CSV field that needs quoting,
+# which most runs never write: a run on an empty input does not load it.
+# Nor does it load iconv's module of the default code page, which the
+# first SMF record's system id needs.
 . "${top_srcdir:-.}/tests/lib.sh"
+
+csv_lazy=false
+grep -q '^#define CSV_SONAME ' "$top_builddir/config.h" 2>/dev/null && csv_lazy=true
 
 chart_libs='lib(cairo|pango|glib|gobject|harfbuzz|fontconfig|freetype)'
 if command -v readelf > /dev/null; then
@@ -22,6 +29,13 @@ if command -v readelf > /dev/null; then
 		fail "pmimrpt does not need libsqlite3"
 	else
 		pass "pmimrpt does not need libsqlite3"
+	fi
+	if ! $csv_lazy; then
+		echo "note: libcsv linked (configure found no soname to load it by)"
+	elif grep -E "NEEDED.*libcsv" "$tmp/dynamic"; then
+		fail "pmimrpt does not need libcsv"
+	else
+		pass "pmimrpt does not need libcsv"
 	fi
 else
 	echo "note: no readelf (binutils): what pmimrpt needs is not looked at"
@@ -45,6 +59,31 @@ else
 		fail "a CSV run on an empty input loads neither libsqlite3 nor the SQLite module"
 	else
 		pass "a CSV run on an empty input loads neither libsqlite3 nor the SQLite module"
+	fi
+	if grep -E '/gconv/' "$tmp/libs" | head -3 | grep .; then
+		fail "a CSV run on an empty input loads no code page (iconv's module)"
+	else
+		pass "a CSV run on an empty input loads no code page (iconv's module)"
+	fi
+	LD_DEBUG=libs "$PMIMRPT" -q --report=waits "$top_srcdir/data/sample-smf-rdw.dat" \
+		2> "$tmp/smf.libs" > "$tmp/smf.csv"
+	has_line "$tmp/smf.libs" "calling init: .*/gconv/" "an SMF dump's run loads its code page"
+	has_line "$tmp/smf.csv" "^SYSA,INTDBIR," "its system ids converted from EBCDIC"
+	if $csv_lazy; then
+		if grep -E 'libcsv' "$tmp/libs" | head -3 | grep .; then
+			fail "a CSV run on an empty input does not load libcsv"
+		else
+			pass "a CSV run on an empty input does not load libcsv"
+		fi
+		# a wait bucket's description with a comma and quotes: RFC 4180
+		# quotes the field and doubles the quotes (through libcsv)
+		sed 's/DBIO READ WAIT$/DBIO READ WAIT, "DISK"/' "$top_srcdir/copybooks/pmintds.lst" \
+			> "$tmp/quoted.lst"
+		LD_DEBUG=libs "$PMIMRPT" -q --copybook="$tmp/quoted.lst" --report=waits \
+			"$top_srcdir/data/sample-pm.dat" 2> "$tmp/libs" > "$tmp/quoted.csv"
+		has_line "$tmp/libs" "calling init: .*/libcsv" "a field that needs quoting loads libcsv"
+		has_line "$tmp/quoted.csv" '^,INTDBIR,"DBIO READ WAIT, ""DISK""",[0-9]' \
+			"the field is quoted, its quotes doubled"
 	fi
 	if LD_DEBUG=libs "$PMIMRPT" -q --report=cpu --by=hour --format=svg --source=SYSA \
 		"$top_srcdir/data/sample-smf-rdw.dat" 2> "$tmp/libs" > "$tmp/cpu.svg"; then

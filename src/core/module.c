@@ -92,3 +92,18 @@ module_library(const char *soname, const char *const *names, void **fns, size_t 
 		}
 	return true;
 }
+
+bool
+module_lazy_load(struct module_lazy *l, void (*resolve)(void), char *why, size_t cap)
+{
+	if (pthread_once(&l->once, resolve) == 0 && l->ok)
+		return true;
+	text_copy(why, cap, l->why);
+	return false;
+}
+
+bool
+module_lazy_resolve(struct module_lazy *l)
+{
+	return l->ok = module_library(l->soname, l->names, l->fns, l->n, l->why, sizeof l->why);
+}

@@ -11,6 +11,7 @@
 #ifndef MODULE_H
 #define MODULE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -37,5 +38,27 @@ const struct module_head *module_load(struct diag *d, const char *needed_by,
  * with dlerror's words in why. */
 bool module_library(const char *soname, const char *const *names, void **fns, size_t n,
                     char *why, size_t cap);
+
+/* A system library that a run may never call (a decoder's, libcsv), loaded
+ * by the first call that needs it, from any thread: the n functions of
+ * names into fns from soname, once, the answer kept. */
+struct module_lazy {
+	pthread_once_t once;
+	const char *soname;
+	const char *const *names;
+	void **fns;
+	size_t n;
+	bool ok;
+	char why[256];
+};
+
+/* Whether l's library is loaded: resolve (a function of no arguments,
+ * for pthread_once) is run once for it, calls module_lazy_resolve, and
+ * takes the functions from l->fns. Else why not, into why. */
+bool module_lazy_load(struct module_lazy *l, void (*resolve)(void), char *why, size_t cap);
+
+/* For resolve: l's library and functions (module_library); whether they
+ * were had. */
+bool module_lazy_resolve(struct module_lazy *l);
 
 #endif

@@ -62,34 +62,51 @@ slot_list(struct totals_slots *l, const bool *mark, size_t nmark, uint16_t split
 	return true;
 }
 
-/* The pairs (divisor z, N): each zero slot's N slots, once each. */
+/* The pairs (divisor z, N): each zero slot's N slots, once each. The
+ * feeds are first gathered by their zero slot, in their order (counted,
+ * then placed), so that the work grows with the feeds, not with the feeds
+ * times the zero slots (a report's start-up). */
 static bool
 pair_list(struct counter_plan *p, struct totals_feed *tf, size_t ntf, const uint16_t *zero_of)
 {
-	size_t at = 0;
+	size_t *by_zero = malloc((ntf ? ntf : 1) * sizeof *by_zero);
+	size_t *end = calloc(p->zeros.n + 1, sizeof *end);  /* counts, then ends */
+	size_t at = 0, k = 0;
+	uint16_t c;
+	bool ok;
 
 	p->pair_n = calloc(ntf ? ntf : 1, sizeof *p->pair_n);
 	p->pair_start = calloc(p->zeros.n + 1, sizeof *p->pair_start);
-	if (!p->pair_n || !p->pair_start)
-		return false;
-	for (size_t z = 0; z < p->zeros.n; z++) {
+	ok = by_zero && end && p->pair_n && p->pair_start;
+	for (size_t i = 0; ok && i < ntf; i++)
+		if (divides(tf[i].op, &tf[i].feed, &c))
+			end[zero_of[c] + 1]++;
+	for (size_t z = 1; ok && z <= p->zeros.n; z++)
+		end[z] += end[z - 1];
+	/* end[z] now says where zero z's feeds start, and moves to where
+	 * they end as they are placed */
+	for (size_t i = 0; ok && i < ntf; i++)
+		if (divides(tf[i].op, &tf[i].feed, &c))
+			by_zero[end[zero_of[c]]++] = i;
+	for (size_t z = 0; ok && z < p->zeros.n; z++) {
 		p->pair_start[z] = at;
-		for (size_t i = 0; i < ntf; i++) {
-			uint16_t c;
+		for (; k < end[z]; k++) {
+			struct totals_feed *f = &tf[by_zero[k]];
 			size_t q;
 
-			if (!divides(tf[i].op, &tf[i].feed, &c) || zero_of[c] != z)
-				continue;
-			for (q = p->pair_start[z]; q < at && p->pair_n[q] != tf[i].feed.n; q++)
+			for (q = p->pair_start[z]; q < at && p->pair_n[q] != f->feed.n; q++)
 				;
 			if (q == at)
-				p->pair_n[at++] = tf[i].feed.n;
-			tf[i].zero = (uint16_t)z;
-			tf[i].pair = (uint16_t)q;
+				p->pair_n[at++] = f->feed.n;
+			f->zero = (uint16_t)z;
+			f->pair = (uint16_t)q;
 		}
 	}
-	p->pair_start[p->zeros.n] = p->npairs = at;
-	return true;
+	if (ok)
+		p->pair_start[p->zeros.n] = p->npairs = at;
+	free(by_zero);
+	free(end);
+	return ok;
 }
 
 pm_status

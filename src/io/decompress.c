@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "core/diag.h"
-#include "core/text.h"
 #include "io/decompress.h"
 #include "io/input.h"
 
@@ -25,8 +24,6 @@
 #include <zstd.h>
 #endif
 #if defined(ZLIB_SONAME) || defined(ZSTD_SONAME)
-#include <pthread.h>
-
 #include "core/module.h"
 #endif
 
@@ -74,28 +71,6 @@ struct codec {
  * where configure found the library's soname (ZLIB_SONAME, ZSTD_SONAME),
  * loaded by the first input of that codec (core/module.h): linked, the
  * libraries cost every run their loading, compressed input or not. */
-#if defined(ZLIB_SONAME) || defined(ZSTD_SONAME)
-/* names[i] into fns[i] (n of them) from soname, once, from any thread. */
-struct lazy {
-	pthread_once_t once;
-	const char *soname;
-	const char *const *names;
-	void **fns;
-	size_t n;
-	bool ok;
-	char why[256];
-};
-
-/* Whether l is loaded (load run once for it); else why not, into why. */
-static bool
-lazy_load(struct lazy *l, void (*load)(void), char *why, size_t cap)
-{
-	if (pthread_once(&l->once, load) == 0 && l->ok)
-		return true;
-	text_copy(why, cap, l->why);
-	return false;
-}
-#endif
 
 #ifdef HAVE_ZLIB
 static struct zlib_fns {
@@ -113,18 +88,16 @@ static const char *const zlib_names[] = {
 	"inflateInit2_", "inflate", "inflateReset", "inflateEnd", "zError"
 };
 static void *zlib_fns[sizeof zlib_names / sizeof zlib_names[0]];
-static struct lazy zlib_lazy = { PTHREAD_ONCE_INIT, ZLIB_SONAME, zlib_names, zlib_fns,
+static struct module_lazy zlib_lazy = { PTHREAD_ONCE_INIT, ZLIB_SONAME, zlib_names, zlib_fns,
                                  sizeof zlib_names / sizeof zlib_names[0], false, "" };
 
 static void
 zlib_resolve(void)
 {
-	struct lazy *l = &zlib_lazy;
-
 	/* the table's types are the header's, checked without a reference */
 	(void)sizeof(zl = (struct zlib_fns){ inflateInit2_, inflate, inflateReset,
 	                                     inflateEnd, zError });
-	if (!(l->ok = module_library(l->soname, l->names, l->fns, l->n, l->why, sizeof l->why)))
+	if (!module_lazy_resolve(&zlib_lazy))
 		return;
 	zl.inflateInit2_ = (int (*)(z_streamp, int, const char *, int))zlib_fns[0];
 	zl.inflate = (int (*)(z_streamp, int))zlib_fns[1];
@@ -144,7 +117,7 @@ static bool
 gzip_load(char *why, size_t cap)
 {
 #ifdef ZLIB_SONAME
-	return lazy_load(&zlib_lazy, zlib_resolve, why, cap);
+	return module_lazy_load(&zlib_lazy, zlib_resolve, why, cap);
 #else
 	(void)why;
 	(void)cap;
@@ -211,18 +184,16 @@ static const char *const zstd_names[] = {
 	"ZSTD_getErrorName", "ZSTD_freeDStream"
 };
 static void *zstd_fns[sizeof zstd_names / sizeof zstd_names[0]];
-static struct lazy zstd_lazy = { PTHREAD_ONCE_INIT, ZSTD_SONAME, zstd_names, zstd_fns,
+static struct module_lazy zstd_lazy = { PTHREAD_ONCE_INIT, ZSTD_SONAME, zstd_names, zstd_fns,
                                  sizeof zstd_names / sizeof zstd_names[0], false, "" };
 
 static void
 zstd_resolve(void)
 {
-	struct lazy *l = &zstd_lazy;
-
 	(void)sizeof(zs = (struct zstd_fns){ ZSTD_createDStream, ZSTD_initDStream,
 	                                     ZSTD_decompressStream, ZSTD_isError,
 	                                     ZSTD_getErrorName, ZSTD_freeDStream });
-	if (!(l->ok = module_library(l->soname, l->names, l->fns, l->n, l->why, sizeof l->why)))
+	if (!module_lazy_resolve(&zstd_lazy))
 		return;
 	zs.createDStream = (ZSTD_DStream *(*)(void))zstd_fns[0];
 	zs.initDStream = (size_t (*)(ZSTD_DStream *))zstd_fns[1];
@@ -238,7 +209,7 @@ static bool
 zstd_load(char *why, size_t cap)
 {
 #ifdef ZSTD_SONAME
-	return lazy_load(&zstd_lazy, zstd_resolve, why, cap);
+	return module_lazy_load(&zstd_lazy, zstd_resolve, why, cap);
 #else
 	(void)why;
 	(void)cap;

@@ -1,11 +1,57 @@
 /* csvw.c: CSV rows through libcsv. See csvw.h. */
+#include "config.h"
+
 #include <csv.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "out/csvw.h"
+#ifdef CSV_SONAME
+#include "core/module.h"
+#endif
+#ifndef ELIBACC
+#define ELIBACC ENOENT  /* where the system has no errno for a missing library */
+#endif
+
+/* libcsv's csv_write: linked in or, where configure found the library's
+ * soname (CSV_SONAME), loaded by the first field that needs quoting
+ * (core/module.h), as most runs quote none: linked, the library cost
+ * every run its loading. */
+typedef size_t csv_write_fn(void *, size_t, const void *, size_t);
+#ifndef CSV_SONAME
+static csv_write_fn *const quote = csv_write;
+
+static bool
+quote_loaded(void)
+{
+	return true;
+}
+#else
+static csv_write_fn *quote;
+static const char *const csv_names[] = { "csv_write" };
+static void *csv_fns[1];
+static struct module_lazy csv_lazy = { PTHREAD_ONCE_INIT, CSV_SONAME, csv_names, csv_fns,
+                                       1, false, "" };
+
+static void
+csv_resolve(void)
+{
+	(void)sizeof(quote = csv_write);  /* the header's type, without a reference */
+	if (module_lazy_resolve(&csv_lazy))
+		quote = (csv_write_fn *)csv_fns[0];
+}
+
+static bool
+quote_loaded(void)
+{
+	char why[256];
+
+	return module_lazy_load(&csv_lazy, csv_resolve, why, sizeof why);
+}
+#endif
 
 pm_status
 csvw_init(struct csvw *w, FILE *fp)
@@ -82,10 +128,15 @@ csvw_text(struct csvw *w, const char *s, size_t n)
 		return;
 	}
 	separator(w);
+	if (!quote_loaded()) {
+		w->failed = 1;
+		w->no_library = 1;
+		return;
+	}
 	/* csv_write quotes the field and doubles embedded quotes; it needs at
 	 * most 2n + 2 bytes. */
 	if (csvw_reserve(w, 2 * n + 2))
-		w->len += csv_write(w->line + w->len, 2 * n + 2, s, n);
+		w->len += quote(w->line + w->len, 2 * n + 2, s, n);
 }
 
 /* A block goes past the stream's buffer, which would only copy it (the
@@ -130,5 +181,7 @@ pm_status
 csvw_finish(struct csvw *w)
 {
 	write_held(w);
+	if (w->no_library)
+		errno = ELIBACC;  /* what the writer's message then says */
 	return w->failed || ferror(w->fp) ? PM_E_WRITE : PM_OK;
 }

@@ -1,6 +1,8 @@
 /* csvw.h: CSV rows (RFC 4180) built in a line buffer and written in
  * blocks. Numbers are appended unquoted; text goes through libcsv's quoting
- * only when it holds a comma, quote, or line break. */
+ * only when it holds a comma, quote, or line break (libcsv is loaded then,
+ * where it can be: a field that needs it, and the library cannot be had,
+ * is a failed write, ELIBACC). */
 #ifndef CSVW_H
 #define CSVW_H
 
@@ -16,6 +18,7 @@ struct csvw {
 	size_t len, cap;
 	unsigned fields;   /* fields in the current row */
 	int failed;        /* a write failed: PM_E_WRITE at the end */
+	int no_library;    /* and it was libcsv that could not be loaded */
 };
 
 pm_status csvw_init(struct csvw *w, FILE *fp);
@@ -77,7 +80,8 @@ csvw_raw(struct csvw *w, const char *s, size_t n)
  * fill a block. */
 void csvw_end_row(struct csvw *w);
 
-/* Write the rows still held; PM_E_WRITE if any write failed. */
+/* Write the rows still held; PM_E_WRITE if any write failed (errno then
+ * ELIBACC if libcsv could not be loaded). */
 pm_status csvw_finish(struct csvw *w);
 
 #endif

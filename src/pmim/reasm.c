@@ -4,9 +4,12 @@
  * arrived, so the ring is also the emission queue: only its head can be
  * emitted. An open-addressing index (linear probing, at most half full)
  * maps the key (source, sdate, stime, edate, etime) to a slot. Both are
- * allocated at open and never grow; a part costs one hash and a short
- * probe (neither when it belongs to the newest interval, as most do) and
- * the copy of its figures, decoded by the PM stage, into the slot.
+ * allocated at open and never grow; opening writes to neither (an empty
+ * bucket is all zero, a slot is pointed at its figures when it takes an
+ * interval), so that a run of a few intervals, or none, touches only the
+ * memory it uses. A part costs one hash and a short probe (neither when
+ * it belongs to the newest interval, as most do) and the copy of its
+ * figures, decoded by the PM stage, into the slot.
  *
  * The ring has one slot more than max_pending. A new interval goes into
  * that spare slot first, so a damaged first part leaves nothing to undo,
@@ -38,9 +41,10 @@
 
 /* The index keeps the low 32 bits of each key's hash beside its slot number:
  * a probe compares keys only when the hashes agree, and deletion finds an
- * entry's home bucket without touching its slot. */
+ * entry's home bucket without touching its slot. The number is kept plus
+ * one, so that an empty bucket is all zero, as calloc leaves it. */
 struct bucket {
-	uint32_t slot;
+	uint32_t slot1;  /* the slot's number + 1; 0: empty */
 	uint32_t hash;
 };
 
@@ -112,13 +116,13 @@ index_find(const struct reasm *r, uint32_t hash, const struct pm_part *p,
 
 	for (;; b = (b + 1) & r->index_mask) {
 		const struct bucket *e = &r->index[b];
-		if (e->slot == NO_SLOT)
+		if (e->slot1 == 0)
 			break;
-		if (e->hash == hash && same_key(&r->slots[e->slot].iv, p))
+		if (e->hash == hash && same_key(&r->slots[e->slot1 - 1].iv, p))
 			break;
 	}
 	*at = b;
-	return r->index[b].slot;
+	return r->index[b].slot1 - 1;  /* NO_SLOT for an empty bucket */
 }
 
 /* Backward-shift deletion: pull later entries of the cluster back over the
@@ -129,9 +133,9 @@ index_remove(struct reasm *r, uint32_t slot, uint32_t hash)
 {
 	size_t mask = r->index_mask, hole = hash & mask;
 
-	while (r->index[hole].slot != slot)
+	while (r->index[hole].slot1 != slot + 1)
 		hole = (hole + 1) & mask;
-	for (size_t j = (hole + 1) & mask; r->index[j].slot != NO_SLOT;
+	for (size_t j = (hole + 1) & mask; r->index[j].slot1 != 0;
 	     j = (j + 1) & mask) {
 		size_t home = r->index[j].hash & mask;
 		/* The entry at j may move to the hole unless its home lies
@@ -141,7 +145,7 @@ index_remove(struct reasm *r, uint32_t slot, uint32_t hash)
 			hole = j;
 		}
 	}
-	r->index[hole].slot = NO_SLOT;
+	r->index[hole].slot1 = 0;
 }
 
 static size_t
@@ -314,6 +318,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket,
 
 	if (!decoded(p))
 		return p->decoded;
+	iv->v = r->figures + tail * r->pm->lay.nfields;
 	copy_figures(r, iv, p);
 	iv->source = p->source;
 	iv->sdate = p->sdate;
@@ -329,7 +334,7 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket,
 	s->file = r->diag->file;
 	s->hash = hash;
 	s->indexed = true;
-	r->index[bucket].slot = (uint32_t)tail;
+	r->index[bucket].slot1 = (uint32_t)tail + 1;
 	r->index[bucket].hash = hash;
 	if (++r->count > r->max_pending) {
 		if (!r->limit_reported) {
@@ -398,10 +403,6 @@ reasm_open(struct reasm **out, const struct pmint *pm,
 		reasm_close(r);
 		return PM_E_PENDING_MEMORY;
 	}
-	for (size_t i = 0; i < r->nslots; i++)
-		r->slots[i].iv.v = r->figures + i * pm->lay.nfields;
-	for (size_t i = 0; i < nindex; i++)
-		r->index[i].slot = NO_SLOT;
 	*out = r;
 	return PM_OK;
 }

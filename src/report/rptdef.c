@@ -804,11 +804,13 @@ expand_each(struct parser *p)
 
 	const struct schema_family *fam = &p->schema->family;
 
+	/* a template's heading in its block's table is every bucket's */
+	for (size_t i = 0; i < p->ntmpl; i++)
+		block_heading(p->tmpl[i].block_heading, p->tmpl[i].heading);
 	for (size_t b = 0; b < fam->nrows; b++)
 		for (size_t i = 0; i < p->ntmpl; i++) {
 			struct rpt_column c = p->tmpl[i];
 			c.row = (int)b;
-			block_heading(c.block_heading, c.heading);
 			put_label(c.name, fam->rows[b].label);
 			put_label(c.heading, fam->rows[b].label);
 			if (c.uses_row)

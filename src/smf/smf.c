@@ -19,7 +19,8 @@ struct smf_reader {
 	const struct pmint *pm;
 	struct sources *sources;
 	struct diag *diag;
-	struct conv *conv;
+	struct conv *conv;        /* the default code page's: NULL until needed */
+	bool conv_failed;         /* and it could not be opened */
 	const struct smfhdr *hdr;
 	long last_offset;         /* where the last record's PM chain began */
 	int64_t dump_header_at;   /* offset of the open dump's header, or -1 */
@@ -58,7 +59,8 @@ smf_open(struct smf_reader **out, const struct smf_opts *o,
 	r->diag = d;
 	r->last_offset = -1;
 	r->dump_header_at = -1;
-	if ((st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
+	if (strcmp(o->codepage, SMF_CODEPAGE_DEFAULT) != 0 &&
+	    (st = conv_open(&r->conv, o->codepage, "UTF-8")) != PM_OK) {
 		smf_close(r);
 		return st;
 	}
@@ -306,6 +308,9 @@ record_source(struct smf_reader *r, struct span rec, uint32_t *id)
 		*id = r->last_source;
 		return PM_OK;
 	}
+	if (!r->conv && (r->conv_failed ||
+	                 (r->conv_failed = conv_open(&r->conv, r->o.codepage, "UTF-8") != PM_OK)))
+		return PM_E_CODEPAGE;
 	n = conv_text(r->conv, sid.p, sid.len, name, sizeof name);
 	if (r->o.cv_length && n + 2 < sizeof name) {
 		name[n++] = '/';
@@ -359,7 +364,10 @@ smf_record(struct smf_reader *r, const struct fr_record *rec, struct pm_stage *p
 	if ((st = record_source(r, s, &source)) != PM_OK) {
 		t->damaged += rec->input_bytes;
 		t->damaged_records++;
-		diag_at(r->diag, st, (int64_t)rec->offset, NULL);
+		if (st == PM_E_CODEPAGE)
+			diag_at(r->diag, st, (int64_t)rec->offset, "--codepage=%s", r->o.codepage);
+		else
+			diag_at(r->diag, st, (int64_t)rec->offset, NULL);
 		return;
 	}
 	if (!r->edges.chain_seen && r->o.pm_offset < 0)

@@ -24,6 +24,9 @@
 #include "core/sources.h"
 #include "core/tally.h"
 
+/* The code page of the system ids when --codepage does not say. */
+#define SMF_CODEPAGE_DEFAULT "IBM-037"
+
 struct smf_opts {
 	unsigned type;        /* SMF record type of PM data */
 	long pm_offset;       /* from the RDW; -1 finds it */
@@ -35,7 +38,11 @@ struct smf_opts {
 struct smf_reader;
 
 /* Open the SMF stage into *out; why not (no memory, an unknown code page)
- * otherwise, *out NULL. */
+ * otherwise, *out NULL. A code page other than the default is opened (and
+ * so checked) here; the default by the first record whose system id is
+ * read, as a PM stream never needs it and loading it (iconv's module) cost
+ * every run a tenth of its start-up: where the default cannot be had,
+ * each such record is damaged, PM_E_CODEPAGE. */
 pm_status smf_open(struct smf_reader **out, const struct smf_opts *o,
                    const struct pmint *pm, const struct smfhdr *hdr,
                    struct sources *src, struct diag *d);
