@@ -19,6 +19,8 @@ census_free(struct census *c)
 	for (size_t i = 0; i < c->nnames; i++)
 		free(c->names[i]);
 	free(c->names);
+	for (size_t i = 0; i < CENSUS_GROUPS; i++)
+		free(c->groups[i].entries);
 	free(c->systems);
 	free(c->entries);
 	free(c->slots);
@@ -169,6 +171,15 @@ entry_find(struct census *c, uint32_t object, uint32_t counter, uint32_t type, u
 	return &c->entries[c->slots[i] - 1];
 }
 
+/* Entry e seen times more, in input in at seq. */
+static inline void
+count(struct census *c, struct census_entry *e, uint64_t seen, uint32_t in, uint64_t seq)
+{
+	e->seen += seen;
+	if (earlier(c, in, seq, e->input, e->seq))
+		e->input = in, e->seq = seq;
+}
+
 /* An entry seen in input in (an index of names) at seq: the one after the
  * entry last counted, when it is that one, else found through the hash
  * (apart, so that the first costs a snapshot's every counter little). */
@@ -182,9 +193,14 @@ entry_add(struct census *c, uint32_t object, uint32_t counter, uint32_t type,
 	    !(e = entry_find(c, object, counter, type, in, seq)))
 		return PM_E_NOMEM;
 	c->next = (size_t)(e - c->entries) + 1;
-	e->seen += seen;
-	if (earlier(c, in, seq, e->input, e->seq))
-		e->input = in, e->seq = seq;
+	count(c, e, seen, in, seq);
+	if (c->listing) {
+		struct census_group *g = c->listing;
+		if (!grow_table((void **)&g->entries, &g->cap, g->n + 1, sizeof *g->entries))
+			c->listing = NULL;  /* not remembered */
+		else
+			g->entries[g->n++] = (uint32_t)(e - c->entries);
+	}
 	return PM_OK;
 }
 
@@ -196,6 +212,34 @@ census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type)
 	if (!c->nnames && !census_input(c, NULL))
 		return PM_E_NOMEM;
 	return entry_add(c, object, counter, type, 1, c->input, c->seq);
+}
+
+bool
+census_group(struct census *c, uint64_t key)
+{
+	struct census_group *g = &c->groups[key % CENSUS_GROUPS];
+	bool again = g->key == key && key != 0;
+
+	c->listing = NULL;
+	if (again) {
+		/* as census_entry would count each: the group's entries are */
+		for (size_t i = 0; i < g->n; i++)
+			count(c, &c->entries[g->entries[i]], 1, c->input, c->seq);
+		if (g->n)
+			c->next = (size_t)g->entries[g->n - 1] + 1;
+	} else if (key != 0) {
+		*g = (struct census_group){ .counting = key, .entries = g->entries, .cap = g->cap };
+		c->listing = g;
+	}
+	return again;
+}
+
+void
+census_group_end(struct census *c, bool whole)
+{
+	if (c->listing && whole)
+		c->listing->key = c->listing->counting;
+	c->listing = NULL;
 }
 
 pm_status
@@ -235,6 +279,8 @@ census_order(struct census *c)
 	sorting = c;
 	if (c->nsystems)
 		qsort(c->systems, c->nsystems, sizeof *c->systems, system_order);
+	for (size_t i = 0; i < CENSUS_GROUPS; i++)
+		c->groups[i].key = 0;  /* their entries move */
 	if (!c->nentries)
 		return;
 	qsort(c->entries, c->nentries, sizeof *c->entries, entry_order);

@@ -13,6 +13,7 @@
 #include "core/status.h"
 
 #define CENSUS_OBJECT UINT32_MAX /* the counter of an object's own entry */
+#define CENSUS_GROUPS 64         /* groups remembered (census_group) */
 
 struct census_system {
 	uint32_t source;
@@ -27,6 +28,15 @@ struct census_entry {
 	uint64_t seen;                  /* snapshots that held it */
 	uint32_t input;                 /* where it first appeared */
 	uint64_t seq;
+};
+
+/* The entries a group of the reader's (census_group) counted, by index:
+ * counted again by its key, without a lookup. */
+struct census_group {
+	uint64_t key;            /* 0: none */
+	uint64_t counting;       /* the key of the entries being listed */
+	uint32_t *entries;
+	size_t n, cap;
 };
 
 struct census {
@@ -48,6 +58,8 @@ struct census {
 	size_t nnames, names_cap;
 	uint32_t input;
 	uint64_t seq;
+	struct census_group groups[CENSUS_GROUPS]; /* by key, one a slot */
+	struct census_group *listing;  /* the group census_entry lists, or NULL */
 };
 
 /* Names for the writer: a title index, a counter type (buf may be used). */
@@ -71,6 +83,15 @@ pm_status census_add(struct census *c, uint32_t source, uint64_t snapshots, int6
 
 /* An object or counter seen in a snapshot. */
 pm_status census_entry(struct census *c, uint32_t object, uint32_t counter, uint32_t type);
+
+/* A group of entries the reader knows by key (not 0): a key that names
+ * the same entries in the same order for the census's life (until
+ * census_order). True: the group was known, and its entries were counted
+ * again; else the reader counts them with census_entry, which lists them
+ * under key, and ends with census_group_end (whole: all of them were
+ * counted). */
+bool census_group(struct census *c, uint64_t key);
+void census_group_end(struct census *c, bool whole);
 
 /* A partial's: seen times an entry that first appeared in input at seq
  * (the earlier place of the two is kept). */

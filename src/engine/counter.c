@@ -21,7 +21,6 @@
 
 #define FIX_BITS 52
 #define FIX_ONE (UINT64_C(1) << FIX_BITS)
-#define WRAP_LIMIT (UINT64_C(1) << 31)
 
 static const struct counter_type_info types[] = {
 #define CT(id, v, sz, f, tbk, fl) { #id, v, sz, f, tbk,			\
@@ -81,27 +80,6 @@ counter_type_by_value(uint32_t value)
 #undef CT
 	default: return CT_UNKNOWN;
 	}
-}
-
-/* v1 - v0. A decrease has no value, unless narrow (a 4-byte counter) and
- * both values fit 32 bits: then the counter wrapped, and the modular delta
- * stands while it is below 2^31. */
-static pm_status
-delta(uint64_t v0, uint64_t v1, bool narrow, uint64_t *out)
-{
-	uint64_t m;
-
-	if (v1 >= v0) {
-		*out = v1 - v0;
-		return PM_OK;
-	}
-	if (!narrow || v0 > UINT32_MAX || v1 > UINT32_MAX)
-		return PM_E_NO_VALUE;
-	m = (uint32_t)(v1 - v0);
-	if (m >= WRAP_LIMIT)
-		return PM_E_NO_VALUE;
-	*out = m;
-	return PM_OK;
 }
 
 /* n > b * d, without overflowing. */
@@ -470,28 +448,10 @@ counter_window_of(enum counter_type t, const struct counter_sample *prev,
 		  const struct counter_sample *cur, struct counter_window *w)
 {
 	const struct counter_type_info *ti = counter_type_info(t);
-	bool narrow = ti && ti->size == 4;
 
 	if (!ti || !ti->displayed)
 		return PM_E_NOT_DISPLAYED;
-	*w = (struct counter_window){
-		.n = cur->n, .d = cur->d, .b = cur->b, .tb = cur->tb,
-		.when = cur->d,
-	};
-	if (ti->two_samples) {
-		bool timed = ti->formula == CF_RATE || ti->formula == CF_RATIO
-			|| ti->formula == CF_MULTI;
-		bool base = ti->formula == CF_FRACTION
-			|| ti->formula == CF_AVG_TIMER;
-
-		w->d = 0;	/* stays 0 where the formula has no time */
-		if (!prev
-		    || delta(prev->n, cur->n, narrow, &w->n) != PM_OK
-		    || (timed && delta(prev->d, cur->d, false, &w->d) != PM_OK)
-		    || (base && delta(prev->b, cur->b, narrow, &w->db) != PM_OK))
-			return PM_E_NO_VALUE;
-	}
-	return PM_OK;
+	return counter_window_by(ti, prev, cur, w);
 }
 
 pm_status

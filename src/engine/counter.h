@@ -203,6 +203,59 @@ pm_status counter_acc_add(struct counter_acc *acc, const struct counter_window *
  * for types without a value. */
 pm_status counter_window_of(enum counter_type t, const struct counter_sample *prev,
 			    const struct counter_sample *cur, struct counter_window *w);
+
+/* a 4-byte counter's modular delta from here on is a reset, not a wrap */
+#define COUNTER_WRAP_LIMIT (UINT64_C(1) << 31)
+
+/* v1 - v0. A decrease has no value, unless narrow (a 4-byte counter) and
+ * both values fit 32 bits: then the counter wrapped, and the modular delta
+ * stands while it is below 2^31. */
+static inline pm_status
+counter_delta(uint64_t v0, uint64_t v1, bool narrow, uint64_t *out)
+{
+	uint64_t m;
+
+	if (v1 >= v0) {
+		*out = v1 - v0;
+		return PM_OK;
+	}
+	if (!narrow || v0 > UINT32_MAX || v1 > UINT32_MAX)
+		return PM_E_NO_VALUE;
+	m = (uint32_t)(v1 - v0);
+	if (m >= COUNTER_WRAP_LIMIT)
+		return PM_E_NO_VALUE;
+	*out = m;
+	return PM_OK;
+}
+
+/* counter_window_of of a displayed type's entry ti, inline: a reader
+ * that knows each series' entry makes a window of every value. */
+static inline pm_status
+counter_window_by(const struct counter_type_info *ti, const struct counter_sample *prev,
+                  const struct counter_sample *cur, struct counter_window *w)
+{
+	bool narrow = ti->size == 4;
+
+	*w = (struct counter_window){
+		.n = cur->n, .d = cur->d, .b = cur->b, .tb = cur->tb,
+		.when = cur->d,
+	};
+	if (ti->two_samples) {
+		bool timed = ti->formula == CF_RATE || ti->formula == CF_RATIO
+			|| ti->formula == CF_MULTI;
+		bool base = ti->formula == CF_FRACTION
+			|| ti->formula == CF_AVG_TIMER;
+
+		w->d = 0;	/* stays 0 where the formula has no time */
+		if (!prev
+		    || counter_delta(prev->n, cur->n, narrow, &w->n) != PM_OK
+		    || (timed && counter_delta(prev->d, cur->d, false, &w->d) != PM_OK)
+		    || (base && counter_delta(prev->b, cur->b, narrow, &w->db) != PM_OK))
+			return PM_E_NO_VALUE;
+	}
+	return PM_OK;
+}
+
 /* Add the window between two raw samples, with the deltas and wrap rules of
  * counter_calc; MULTI orders windows by cur->d. A missing prev for a
  * two-sample type, or a negative delta, is a window with no value. */

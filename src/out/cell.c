@@ -30,15 +30,22 @@ cell_format(const struct sink_cell *c, char *out)
 size_t
 cell_stamp(const struct sink_cell *c, char *out, struct cell_stamp_memo *m)
 {
-	if (m->n == 0 || m->at != c->v.stamp.at || m->zone != c->v.stamp.zone ||
-	    m->decimals != c->decimals) {
-		m->n = (uint8_t)cell_format(c, m->text);
-		m->at = c->v.stamp.at;
-		m->zone = c->v.stamp.zone;
-		m->decimals = c->decimals;
+	unsigned i = 0;
+
+	while (i < 2 && (m->held[i].n == 0 || m->held[i].at != c->v.stamp.at ||
+	                 m->held[i].zone != c->v.stamp.zone ||
+	                 m->held[i].decimals != c->decimals))
+		i++;
+	if (i == 2) {
+		i = m->next;
+		m->next ^= 1;
+		m->held[i].n = (uint8_t)cell_format(c, m->held[i].text);
+		m->held[i].at = c->v.stamp.at;
+		m->held[i].zone = c->v.stamp.zone;
+		m->held[i].decimals = c->decimals;
 	}
-	memcpy(out, m->text, TZONE_TEXT_MS);
-	return m->n;
+	memcpy(out, m->held[i].text, TZONE_TEXT_MS);
+	return m->held[i].n;
 }
 
 /* One cell that is not text at p, then sep: the usual figures inline,

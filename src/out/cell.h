@@ -19,15 +19,18 @@
  * may all be overwritten); returns its length. */
 size_t cell_format(const struct sink_cell *c, char *out);
 
-/* The last stamp a writer formatted, copied when the next one is the
- * same: a row's start is most often the end of the row before. Zeroed,
- * it holds none. */
+/* The last two stamps a writer formatted, copied when the next one is
+ * either: a row's start is most often the end of the row before, and the
+ * rows of a period share its start and end. Zeroed, it holds none. */
 struct cell_stamp_memo {
-	int64_t at;
-	const struct tzone *zone;
-	uint8_t decimals;
-	uint8_t n;          /* 0: none held */
-	char text[TZONE_TEXT_MS];
+	struct {
+		int64_t at;
+		const struct tzone *zone;
+		uint8_t decimals;
+		uint8_t n;          /* 0: none held */
+		char text[TZONE_TEXT_MS];
+	} held[2];
+	unsigned next;              /* the one a new stamp replaces */
 };
 
 /* cell_format of a stamp cell through the memo m. */

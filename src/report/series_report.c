@@ -477,12 +477,15 @@ row_of(struct series_report *r, struct bound *b, uint32_t source, int64_t period
 	return w;
 }
 
-/* v as the nearest double: the same number as (double)v, converted in
- * hardware when it fits 64 bits, as nearly every one does. */
+/* num / den in doubles, each the nearest double to it: the same numbers
+ * as (double)num and (double)den, converted in hardware when both fit 64
+ * bits, as nearly every pair does (one test for the two). */
 static double
-to_double(counter_u128 v)
+quotient(counter_u128 num, counter_u128 den)
 {
-	return v >> 64 ? (double)v : (double)(uint64_t)v;
+	if ((num | den) >> 64)
+		return (double)num / (double)den;
+	return (double)(uint64_t)num / (double)(uint64_t)den;
 }
 
 /* An elapsed time's window into its accumulator (a raw count of D - N),
@@ -532,7 +535,7 @@ add_value(struct stat *st, const struct bound *b, const struct series_value *v)
 	} else if (counter_acc_add_fraction(&st->acc, &v->w, &num, &den) != PM_OK) {
 		return;
 	}
-	x = to_double(num) / to_double(den);
+	x = quotient(num, den);
 	if (!st->ranged || x < st->lo_v)
 		st->lo = v->w, st->lo_v = x;
 	if (!st->ranged || x > st->hi_v)
@@ -807,8 +810,7 @@ window_value(enum counter_type t, const struct counter_window *x)
 {
 	counter_u128 num, den;
 
-	return counter_window_fraction(t, x, &num, &den) == PM_OK ? to_double(num) / to_double(den)
-	                                                          : 0;
+	return counter_window_fraction(t, x, &num, &den) == PM_OK ? quotient(num, den) : 0;
 }
 
 /* A partial's stat merged into the row's. */

@@ -14,7 +14,8 @@
 
 /* What a series needs between snapshots: its last raw sample, and which
  * of its system's snapshots that was; its CounterType as given, its type
- * and the engine's entry of it; and the names its entry shows. A series of the same instance as the one made
+ * and the engine's entry of it (a displayed type's: each window is made
+ * with it, counter_window_by); and the names its entry shows. A series of the same instance as the one made
  * before it shares that one's instance text (own_instance false), so that
  * a row's counters are told to be of one instance by a pointer. */
 struct last {
@@ -329,12 +330,12 @@ cook_value(struct wp_cook *c, const struct wp_snapshot *s, const struct system *
 	v->two = ti->two_samples;
 	v->reset = false;
 	if (!ti->two_samples) {
-		(void)counter_window_of(l->type, NULL, &x, &v->w);
+		(void)counter_window_by(ti, NULL, &x, &v->w);
 		emitted = true;
 	} else if (y->serial && l->serial == y->serial) {
 		if (back)
 			v->w = (struct counter_window){ 0 };
-		v->reset = back || counter_window_of(l->type, &l->s, &x, &v->w) != PM_OK;
+		v->reset = back || counter_window_by(ti, &l->s, &x, &v->w) != PM_OK;
 		c->resets += v->reset;
 		emitted = true;
 	}

@@ -195,6 +195,37 @@ START_TEST(csv_formulas)
 }
 END_TEST
 
+/* The stamps of rows by the hour (each row's start and end, the two
+ * again) and by interval (a row's start the end of the one before), and
+ * a third stamp: each as cell_format writes it, worked out by hand. */
+START_TEST(stamps_through_memo)
+{
+	static const struct { int64_t at; const char *text; } seq[] = {
+		{ STAMP_2025_03_03_10, "2025-03-03 10:00:00" },
+		{ STAMP_2025_03_03_10 + 36000000, "2025-03-03 11:00:00" },
+		{ STAMP_2025_03_03_10, "2025-03-03 10:00:00" },
+		{ STAMP_2025_03_03_10 + 36000000, "2025-03-03 11:00:00" },
+		{ STAMP_2025_03_03_10 + 72000000, "2025-03-03 12:00:00" },
+		{ STAMP_2025_03_03_10 + 36000000, "2025-03-03 11:00:00" },
+		{ STAMP_2025_03_03_10 + 72000000, "2025-03-03 12:00:00" },
+		{ STAMP_2025_03_03_10, "2025-03-03 10:00:00" },
+		{ STAMP_2025_03_03_10 + 72015, "2025-03-03 10:00:07.201" },
+		{ STAMP_2025_03_03_10 + 72015, "2025-03-03 10:00:07" },
+	};
+	struct cell_stamp_memo memo = { 0 };
+	char out[CELL_FORMAT_MAX + 1];
+
+	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		struct sink_cell c = stamp(seq[i].at);
+		size_t n;
+		c.decimals = i == 8 ? 3 : 0;
+		n = cell_stamp(&c, out, &memo);
+		out[n] = '\0';
+		ck_assert_str_eq(out, seq[i].text);
+	}
+}
+END_TEST
+
 START_TEST(csv_bytes)
 {
 	FILE *fp = open_memstream(&buf, &len);
@@ -434,6 +465,7 @@ unit_suite(void)
 	Suite *s = suite_create("out");
 	TCase *tc = tcase_create("writers");
 	tcase_add_test(tc, cells_format);
+	tcase_add_test(tc, stamps_through_memo);
 	tcase_add_test(tc, csv_bytes);
 	tcase_add_test(tc, formulas_join);
 	tcase_add_test(tc, csv_formulas);
