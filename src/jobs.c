@@ -11,6 +11,7 @@
 
 #include "core/numparse.h"
 #include "core/partial.h"
+#include "core/text.h"
 #include "core/tzone.h"
 #include "io/input.h"
 #include "jobs.h"
@@ -132,7 +133,7 @@ note_spans(struct job *j, const struct pipeline *p, const struct sources *src)
 		struct job_span *s = &j->spans[j->nspans];
 		if (!coverage_span(c, (uint32_t)id, &s->start, &s->end))
 			continue;
-		snprintf(s->name, sizeof s->name, "%s", sources_name(src, (uint32_t)id));
+		text_copy(s->name, sizeof s->name, sources_name(src, (uint32_t)id));
 		s->repeats = repeats;
 		j->nspans++;
 	}
@@ -149,7 +150,7 @@ note_systems(struct job *j, const struct pipeline_edges *e, const struct sources
 		struct job_system *y = &j->systems[j->nsystems];
 		if (e->systems[id].last == PIPELINE_NONE)
 			continue;  /* primed only: none of its snapshots is the range's */
-		snprintf(y->name, sizeof y->name, "%s", sources_name(src, (uint32_t)id));
+		text_copy(y->name, sizeof y->name, sources_name(src, (uint32_t)id));
 		y->primed = e->systems[id].primed;
 		y->last = e->systems[id].last;
 		j->nsystems++;

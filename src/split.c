@@ -2,10 +2,9 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <string.h>
 
 #include "core/grow.h"
 #include "io/input.h"
