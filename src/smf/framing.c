@@ -358,13 +358,12 @@ too_long(struct framer *fr, pm_status st, uint64_t offset, size_t len,
 	count_damaged(fr, input_bytes);
 }
 
-/* A record in one piece: a PM record, or a complete segment. */
-static enum step
-whole_record(struct framer *fr, struct span r, uint64_t offset,
+/* A record in one piece: a PM record, or a complete segment; keep:
+ * whether it is wanted. Inline, for a PM stream's every record is one. */
+static inline enum step
+whole_record(struct framer *fr, struct span r, uint64_t offset, bool keep,
              struct fr_record *rec)
 {
-	bool keep = wanted(fr, r.p, r.len);
-
 	fr->records++;
 	if (keep && r.len > fr->max_record) {
 		too_long(fr, PM_E_RECORD_TOO_LONG, offset, r.len, r.len);
@@ -535,7 +534,7 @@ segment(struct framer *fr, size_t len, unsigned code, struct fr_record *rec)
 	if (code == SEG_COMPLETE || code == SEG_FIRST) {
 		span_drop_unended(fr);
 		if (code == SEG_COMPLETE)
-			return whole_record(fr, seg, offset, rec);
+			return whole_record(fr, seg, offset, wanted(fr, seg.p, seg.len), rec);
 		span_begin(fr, seg, offset);
 		return STEP_MORE;
 	}
@@ -553,19 +552,15 @@ segment(struct framer *fr, size_t len, unsigned code, struct fr_record *rec)
 
 /* ---- the framings ---- */
 
+/* The PM record at pos, its length len read from avail bytes there, when
+ * it is not whole in the buffer or not plausible. */
 static enum step
-step_pm(struct framer *fr, struct fr_record *rec)
+pm_unusual(struct framer *fr, size_t len, size_t avail, bool plausible,
+           struct fr_record *rec)
 {
-	size_t avail, len;
-	uint64_t offset;
 	struct span r;
-	bool plausible;
+	uint64_t offset;
 
-	if (!fill(fr, fr->rs->pm_peek, &avail))
-		return STEP_ERROR;
-	if (avail == 0)
-		return STEP_END;
-	len = fr->rs->pm_length(fr->buf + fr->pos, avail, &plausible, fr->rs->pm_ctx);
 	if (len == 0 && avail < fr->rs->pm_peek)
 		return truncated(fr, avail, fr->rs->pm_peek, "PM record length");
 	if (len < DESC_LEN)
@@ -582,7 +577,30 @@ step_pm(struct framer *fr, struct fr_record *rec)
 	r = span_make(fr->buf + fr->pos, len);
 	offset = here(fr);
 	fr->pos += len;
-	return whole_record(fr, r, offset, rec);
+	return whole_record(fr, r, offset, true, rec);
+}
+
+/* Every record of a PM stream is kept (its content is PM); nearly every
+ * one is plausible and whole in the buffer, the header's bytes with it. */
+static enum step
+step_pm(struct framer *fr, struct fr_record *rec)
+{
+	size_t avail, len;
+	uint64_t offset;
+	struct span r;
+	bool plausible;
+
+	if (!fill(fr, fr->rs->pm_peek, &avail))
+		return STEP_ERROR;
+	if (avail == 0)
+		return STEP_END;
+	len = fr->rs->pm_length(fr->buf + fr->pos, avail, &plausible, fr->rs->pm_ctx);
+	if (!plausible || len < DESC_LEN || len > avail)
+		return pm_unusual(fr, len, avail, plausible, rec);
+	r = span_make(fr->buf + fr->pos, len);
+	offset = here(fr);
+	fr->pos += len;
+	return whole_record(fr, r, offset, true, rec);
 }
 
 static enum step
