@@ -17,6 +17,7 @@ struct pipeline {
 	struct sources *sources;
 	struct smfhdr smfhdr;
 	struct fr_records records; /* what the framer must know of records */
+	struct pm_peeked peeked;   /* their ctx: a PM stream's last header */
 	uint32_t label_source;
 	bool label_named;     /* label_source holds the label's id */
 	struct pm_stage stage;
@@ -127,7 +128,8 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 		goto fail;
 	p->records.pm_length = pmint_record_length;
 	p->records.pm_peek = pmint_peek_len(pm);
-	p->records.pm_ctx = (void *)(uintptr_t)pm;
+	p->peeked.pm = pm;
+	p->records.pm_ctx = &p->peeked;
 	p->records.smf_header = smfhdr_plausible;
 	p->records.smf_ctx = &p->smfhdr;
 	if (!emit)
@@ -202,7 +204,8 @@ take_record(struct pipeline *p, const struct fr_record *rec)
 	} else if (!name_label(p, rec)) {
 		return;
 	} else if (framer_framing(p->fr) == FRAMING_PM) {
-		pm_stage_record(&p->stage, span_make(rec->data, rec->len),
+		/* the framer asked the record's length last */
+		pm_stage_peeked(&p->stage, span_make(rec->data, rec->len), &p->peeked,
 		                p->label_source, rec->offset);
 	} else {
 		/* PM records behind RDWs: the descriptors are framing */

@@ -211,6 +211,16 @@ pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
 	dispatch(s, rec, &h, full, source, offset);
 }
 
+void
+pm_stage_peeked(struct pm_stage *s, struct span rec, const struct pm_peeked *k,
+                uint32_t source, uint64_t offset)
+{
+	if (k->at == rec.p)
+		dispatch(s, rec, &k->h, true, source, offset);
+	else
+		pm_stage_record(s, rec, source, offset);
+}
+
 size_t
 pm_stage_chain(struct pm_stage *s, struct span buf, uint32_t source,
                uint64_t offset)

@@ -50,6 +50,12 @@ void pm_stage_new_input(struct pm_stage *s);
 void pm_stage_record(struct pm_stage *s, struct span rec, uint32_t source,
                      uint64_t offset);
 
+/* pm_stage_record for a record of a PM stream, whose header the framer's
+ * pmint_record_length read into k: taken from there when k holds it
+ * (k->at is rec's start), else read. */
+void pm_stage_peeked(struct pm_stage *s, struct span rec, const struct pm_peeked *k,
+                     uint32_t source, uint64_t offset);
+
 /* Walk a stream of PM records back to back within buf (e.g. the data of an
  * RDW record holding PM records); returns bytes consumed. Damage ends the
  * walk, and the remainder is counted as damaged. */

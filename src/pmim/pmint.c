@@ -277,6 +277,7 @@ bind_head(struct pmint *pm, char *err, size_t errlen)
 		if (i <= PM_HEAD_SEQ && pm->peek_end < f->offset + f->length)
 			pm->peek_end = f->offset + f->length;
 	}
+	pm->full_len = pm->head_end;
 	return PM_OK;
 }
 
@@ -321,6 +322,8 @@ bind_layout(struct pmint *pm, const char *file, char *err, size_t errlen)
 	    (st = bind_header(pm, &hdrlen, &maxlen, err, errlen)) != PM_OK)
 		return st;
 	pm->header_len = pm->lay.part_end[0];
+	if (pm->full_len < pm->header_len)
+		pm->full_len = pm->header_len;
 	if (pm->header_len != (size_t)hdrlen) {
 		snprintf(err, errlen, "%s: header fields end at %zu, INTHDRLN says %ld",
 		         file, pm->header_len, hdrlen);
@@ -462,22 +465,28 @@ pmint_peek(const struct pmint *pm, struct span rec, size_t *length, unsigned *ty
 	return PM_OK;
 }
 
+/* Every header field from p, which holds head_end bytes (head_wide_end
+ * when wide). */
+static inline void
+head_read(const struct pmint *pm, const uint8_t *p, bool wide, struct pm_header *h)
+{
+	h->length = (size_t)head_load(pm, PM_HEAD_LEN, p, wide);
+	h->type = (unsigned)head_load(pm, PM_HEAD_TYPE, p, wide);
+	h->seq = (unsigned)head_load(pm, PM_HEAD_SEQ, p, wide);
+	h->version = (unsigned)head_load(pm, PM_HEAD_VER, p, wide);
+	h->sdate = (uint32_t)head_load(pm, PM_HEAD_SDATE, p, wide);
+	h->stime = (uint32_t)head_load(pm, PM_HEAD_STIME, p, wide);
+	h->edate = (uint32_t)head_load(pm, PM_HEAD_EDATE, p, wide);
+	h->etime = (uint32_t)head_load(pm, PM_HEAD_ETIME, p, wide);
+}
+
 pm_status
 pmint_header_read(const struct pmint *pm, struct span rec, struct pm_header *h)
 {
 	/* checked once for every field: every interval record passes here */
-	bool wide = rec.len >= pm->head_wide_end;
-
 	if (rec.len < pm->head_end)
 		return PM_E_SHORT_PART;
-	h->length = (size_t)head_load(pm, PM_HEAD_LEN, rec.p, wide);
-	h->type = (unsigned)head_load(pm, PM_HEAD_TYPE, rec.p, wide);
-	h->seq = (unsigned)head_load(pm, PM_HEAD_SEQ, rec.p, wide);
-	h->version = (unsigned)head_load(pm, PM_HEAD_VER, rec.p, wide);
-	h->sdate = (uint32_t)head_load(pm, PM_HEAD_SDATE, rec.p, wide);
-	h->stime = (uint32_t)head_load(pm, PM_HEAD_STIME, rec.p, wide);
-	h->edate = (uint32_t)head_load(pm, PM_HEAD_EDATE, rec.p, wide);
-	h->etime = (uint32_t)head_load(pm, PM_HEAD_ETIME, rec.p, wide);
+	head_read(pm, rec.p, rec.len >= pm->head_wide_end, h);
 	return PM_OK;
 }
 
@@ -556,25 +565,45 @@ pmint_peek_len(const struct pmint *pm)
 	return (size_t)pm->head[PM_HEAD_VER].offset + 1;
 }
 
-size_t
-pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
+/* pmint_record_length near the end of the input, where avail may not
+ * hold every header field: INTLEN, INTRTYPE and INTSEQ# by their widths. */
+static __attribute__((noinline)) size_t
+record_length_near_end(const struct pmint *pm, const uint8_t *p, size_t avail,
+                       bool *plausible)
 {
-	const struct pmint *pm = ctx;
 	struct span s = span_make(p, avail);
 	uint64_t len, type, seq;
-	bool wide;
 
 	*plausible = false;
 	if (avail < pm->peek_end)
 		/* a field of the three is cut off: no type to judge by */
 		return field_u(pm, PM_HEAD_LEN, s, &len) ? (size_t)len : 0;
-	wide = avail >= pm->head_wide_end;
-	len = head_load(pm, PM_HEAD_LEN, p, wide);
-	type = head_load(pm, PM_HEAD_TYPE, p, wide);
-	seq = head_load(pm, PM_HEAD_SEQ, p, wide);
+	len = head_load(pm, PM_HEAD_LEN, p, false);
+	type = head_load(pm, PM_HEAD_TYPE, p, false);
+	seq = head_load(pm, PM_HEAD_SEQ, p, false);
 	*plausible = avail >= pmint_peek_len(pm) && len >= pmint_peek_len(pm) && type >= 1 &&
 	             type <= PM_TYPE_PLAUSIBLE && seq <= PM_SEQ_PLAUSIBLE;
 	return (size_t)len;
+}
+
+size_t
+pmint_record_length(const uint8_t *p, size_t avail, bool *plausible, void *ctx)
+{
+	struct pm_peeked *k = ctx;
+	const struct pmint *pm = k->pm;
+	struct pm_header *h = &k->h;
+
+	if (avail < pm->head_wide_end) {
+		k->at = NULL;
+		return record_length_near_end(pm, p, avail, plausible);
+	}
+	/* the whole header, for the stage: the framer hands the record up
+	 * next (peek_len < head_wide_end bytes at hand) */
+	head_read(pm, p, true, h);
+	k->at = h->length >= pm->full_len ? p : NULL;
+	*plausible = h->length >= pmint_peek_len(pm) && h->type >= 1 &&
+	             h->type <= PM_TYPE_PLAUSIBLE && h->seq <= PM_SEQ_PLAUSIBLE;
+	return h->length;
 }
 
 bool

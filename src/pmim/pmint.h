@@ -83,6 +83,8 @@ struct pmint {
 	unsigned interval_type;   /* INT$TYPE */
 	unsigned current_version; /* INT$VER */
 	size_t header_len;        /* extent of the common header (INTHDRLN) */
+	size_t full_len;          /* the larger of head_end and header_len: a
+	                             record that long has its header full */
 	size_t max_len;           /* largest part, rounded up to 8 (INTMXLEN) */
 	unsigned nparts;          /* parts numbered 1..nparts */
 	size_t part_len[CB_MAX_PARTS];
@@ -182,10 +184,20 @@ size_t pmint_min_len(const struct pmint *pm);
  * and including INTVER#. */
 size_t pmint_peek_len(const struct pmint *pm);
 
+/* The framer's ctx for pmint_record_length: the layout, and the header of
+ * the record it was last asked of, kept for the PM stage so that a PM
+ * stream's header is read once. at: where that record starts, when h holds
+ * its whole interval header (as pmint_header_at finds it full); else NULL. */
+struct pm_peeked {
+	const struct pmint *pm;
+	const uint8_t *at;
+	struct pm_header h;
+};
+
 /* For the framer (struct fr_records): the INTLEN of the PM record at p, or
  * 0 when avail cannot hold it; *plausible when its header looks like a PM
  * record's (pmint_peek_len bytes at hand, a length at least that, a plausible
- * type and part number). ctx: the pmint. */
+ * type and part number). ctx: a struct pm_peeked, its header that of p. */
 size_t pmint_record_length(const uint8_t *p, size_t avail, bool *plausible,
                            void *ctx);
 

@@ -69,7 +69,10 @@ typedef bool (*fr_want_fn)(const uint8_t *head, size_t head_len, void *ctx);
 struct fr_records {
 	/* The length (INTLEN) of the PM record at p, avail bytes there; 0 when
 	 * too few bytes hold it. *plausible: whether its header looks like a
-	 * PM record's, which needs pm_peek bytes. */
+	 * PM record's, which needs pm_peek bytes. A PM stream's record is
+	 * handed up right after its length is asked (and from where it was
+	 * asked, unless the buffer moved), so that ctx may keep the rest of
+	 * what pm_length read for the reader. */
 	size_t (*pm_length)(const uint8_t *p, size_t avail, bool *plausible,
 	                    void *ctx);
 	size_t pm_peek;

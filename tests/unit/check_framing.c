@@ -141,6 +141,7 @@ records(void)
 	static struct pmint pm;
 	static struct smfhdr hdr;
 	static struct fr_records rs;
+	static struct pm_peeked peeked;
 	char err[128];
 
 	if (rs.pm_length == NULL) {
@@ -148,7 +149,8 @@ records(void)
 		ck_assert_int_eq(smfhdr_load(&hdr, err, sizeof err), PM_OK);
 		rs.pm_length = pmint_record_length;
 		rs.pm_peek = pmint_peek_len(&pm);
-		rs.pm_ctx = &pm;
+		peeked.pm = &pm;
+		rs.pm_ctx = &peeked;
 		rs.smf_header = smfhdr_plausible;
 		rs.smf_ctx = &hdr;
 	}

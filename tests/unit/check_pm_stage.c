@@ -215,6 +215,34 @@ START_TEST(duplicate_part_not_checked)
 }
 END_TEST
 
+/* A PM stream's record with the header the framer's length read: taken
+ * from there; with the header of another place (k.at elsewhere), read
+ * from the record's bytes. Parts 1 and 2 make one interval either way. */
+START_TEST(peeked_header_taken)
+{
+	uint8_t one[PART1_LEN], two[PART2_LEN];
+	struct pm_peeked k = { &pm, NULL, { 0 } };
+	bool plausible;
+
+	part(one, 1, PART1_LEN);
+	part(two, 2, PART2_LEN);
+	ck_assert_uint_eq(pmint_record_length(one, sizeof one, &plausible, &k), PART1_LEN);
+	ck_assert_ptr_eq(k.at, one);
+	pm_stage_peeked(&t.stage, span_make(one, sizeof one), &k, SOURCE, BASE_OFFSET);
+	/* k still holds part 1's header, at another place */
+	pm_stage_peeked(&t.stage, span_make(two, sizeof two), &k, SOURCE,
+	                BASE_OFFSET + PART1_LEN);
+	ck_assert_uint_eq(t.tally.used, PART1_LEN + PART2_LEN);
+	ck_assert_uint_eq(t.tally.records[KIND_PM][5], 2);
+	ck_assert_uint_eq(t.tally.damaged, 0);
+	ck_assert_uint_eq(t.tally.duplicate_parts, 0);
+	reasm_finish(t.reasm);
+	ck_assert_uint_eq(t.nseen, 1);
+	ck_assert_uint_eq(t.seen[0].parts, 0x6);
+	ck_assert_uint_eq(t.seen[0].stime, T_10_00);
+}
+END_TEST
+
 START_TEST(short_header_damaged)
 {
 	uint8_t rec[0x10] = { 0 };
@@ -313,6 +341,7 @@ pm_stage_suite(void)
 	tcase_add_test(tc, chain_makes_one_interval);
 	tcase_add_test(tc, implausible_buckets_said);
 	tcase_add_test(tc, duplicate_part_not_checked);
+	tcase_add_test(tc, peeked_header_taken);
 	tcase_add_test(tc, short_header_damaged);
 	tcase_add_test(tc, part_shorter_than_layout_damaged);
 	tcase_add_test(tc, long_part_and_version_said);

@@ -201,6 +201,49 @@ START_TEST(peek)
 }
 END_TEST
 
+/* The framer's length: the header kept for the stage when the bytes at
+ * hand hold all of it (up to INTETIME's X'18' + 8 = X'20') and INTLEN
+ * covers it (X'1C'), else not; the plausibility by INTRTYPE and INTSEQ#. */
+START_TEST(record_length_peeked)
+{
+	uint8_t r[0xF0];
+	struct pm_peeked k = { &pm, NULL, { 0 } };
+	bool plausible;
+
+	part1(r);
+	ck_assert_uint_eq(pmint_record_length(r, 0xF0, &plausible, &k), 0xF0);
+	ck_assert(plausible);
+	ck_assert_ptr_eq(k.at, r);
+	check_part1_header(&k.h);
+	/* 0x1F bytes at hand: the length alone, no header kept */
+	ck_assert_uint_eq(pmint_record_length(r, 0x1F, &plausible, &k), 0xF0);
+	ck_assert(plausible);
+	ck_assert_ptr_null(k.at);
+	/* a record shorter than the header: its length, no header */
+	put_be(r, 2, 0x1B);
+	ck_assert_uint_eq(pmint_record_length(r, 0xF0, &plausible, &k), 0x1B);
+	ck_assert(plausible);
+	ck_assert_ptr_null(k.at);
+	put_be(r, 2, 0x1C);
+	ck_assert_uint_eq(pmint_record_length(r, 0xF0, &plausible, &k), 0x1C);
+	ck_assert_ptr_eq(k.at, r);
+	/* type 64 or part 16: bytes out of step */
+	r[0x02] = 64;
+	ck_assert_uint_eq(pmint_record_length(r, 0xF0, &plausible, &k), 0x1C);
+	ck_assert(!plausible);
+	ck_assert_uint_eq(pmint_record_length(r, 0x1F, &plausible, &k), 0x1C);
+	ck_assert(!plausible);
+	r[0x02] = 5;
+	r[0x03] = 16;
+	ck_assert_uint_eq(pmint_record_length(r, 0xF0, &plausible, &k), 0x1C);
+	ck_assert(!plausible);
+	/* INTLEN cut off */
+	ck_assert_uint_eq(pmint_record_length(r, 1, &plausible, &k), 0);
+	ck_assert(!plausible);
+	ck_assert_ptr_null(k.at);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -214,6 +257,7 @@ unit_suite(void)
 	tcase_add_test(tc, lengths);
 	tcase_add_test(tc, suspect_buckets);
 	tcase_add_test(tc, peek);
+	tcase_add_test(tc, record_length_peeked);
 	suite_add_tcase(s, tc);
 	return s;
 }
