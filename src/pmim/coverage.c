@@ -285,26 +285,35 @@ add_to_run(struct coverage *c, uint32_t source, enum coverage_verdict kind,
 		c->tally->intervals_overlapping++;
 }
 
+/* The covers grown to hold source's; false when there is no memory for
+ * it (said once). */
+static bool
+grow_sources(struct coverage *c, uint32_t source, uint64_t offset)
+{
+	size_t n = c->nsources ? 2 * c->nsources : 16;
+	struct source_cover *s;
+
+	while (n <= source)
+		n *= 2;
+	if (!(s = realloc(c->by_source, n * sizeof *s))) {
+		if (!c->limit_said)
+			diag_at(c->diag, PM_E_COVERAGE_LIMIT, (int64_t)offset,
+			        "no memory for the time of source %u", source);
+		c->limit_said = true;
+		return false;
+	}
+	memset(s + c->nsources, 0, (n - c->nsources) * sizeof *s);
+	c->by_source = s;
+	c->nsources = n;
+	return true;
+}
+
 /* The cover of source, NULL when there is no memory for it (said once). */
-static struct source_cover *
+static inline struct source_cover *
 source_cover(struct coverage *c, uint32_t source, uint64_t offset)
 {
-	if (source >= c->nsources) {
-		size_t n = c->nsources ? 2 * c->nsources : 16;
-		struct source_cover *s;
-		while (n <= source)
-			n *= 2;
-		if (!(s = realloc(c->by_source, n * sizeof *s))) {
-			if (!c->limit_said)
-				diag_at(c->diag, PM_E_COVERAGE_LIMIT, (int64_t)offset,
-				        "no memory for the time of source %u", source);
-			c->limit_said = true;
-			return NULL;
-		}
-		memset(s + c->nsources, 0, (n - c->nsources) * sizeof *s);
-		c->by_source = s;
-		c->nsources = n;
-	}
+	if (source >= c->nsources && !grow_sources(c, source, offset))
+		return NULL;
 	return &c->by_source[source];
 }
 
@@ -318,6 +327,17 @@ coverage_admit(struct coverage *c, const struct interval *iv, bool complete,
 
 	if (!sc)
 		return true;
+	/* The usual interval: complete, no repeats before it, just after the
+	 * last range of its input. It meets none, and that range takes it in
+	 * (as judge and cover would find). */
+	if (complete && sc->run.kind == COVER_NEW && sc->by[BY_COMPLETE].n > 0) {
+		struct range *last = &sc->by[BY_COMPLETE].r[sc->by[BY_COMPLETE].n - 1];
+		if (last->end == iv->start && last->file == file) {
+			last->end = iv->end;
+			join_grid(last, iv->start, iv->end);
+			return true;
+		}
+	}
 	v = judge(sc, complete, iv->start, iv->end, &met);
 	if (v != COVER_NEW) {
 		add_to_run(c, iv->source, v, iv, file, met);

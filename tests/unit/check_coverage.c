@@ -185,6 +185,39 @@ START_TEST(test_incomplete_cover_less)
 }
 END_TEST
 
+/* Intervals each just after the last range of their input, the usual
+ * case: taken into that range (an empty one too), keeping its grid; the
+ * first such after repeats ends their run; an input's own range else. */
+START_TEST(test_after_last_range)
+{
+	struct harness t;
+	size_t most;
+
+	h_open(&t, 10);
+	ck_assert(h_admit(&t, 0, 0, 15, "a", 0));
+	ck_assert(h_admit(&t, 0, 15, 30, "a", 10));
+	ck_assert(h_admit(&t, 0, 30, 30, "a", 20));
+	ck_assert(h_admit(&t, 0, 30, 45, "a", 30));
+	ck_assert_uint_eq(coverage_ranges(t.c, &most), 1);
+	ck_assert_int_eq(h_judge(&t, 0, 15, 30), COVER_DUPLICATE);
+	ck_assert_int_eq(h_judge(&t, 0, 20, 35), COVER_OVERLAPPING);
+	ck_assert(!h_admit(&t, 0, 0, 15, "a", 40));
+	ck_assert(h_admit(&t, 0, 45, 60, "a", 50));
+	ck_assert_uint_eq(t.diag.count[PM_E_DUPLICATE_INTERVAL], 1);
+	ck_assert_uint_eq(coverage_ranges(t.c, &most), 1);
+	ck_assert_int_eq(h_judge(&t, 0, 0, 60), COVER_DUPLICATE);
+	ck_assert(h_admit(&t, 0, 60, 75, "b", 60));
+	ck_assert_uint_eq(coverage_ranges(t.c, &most), 2);
+	ck_assert(h_admit(&t, 0, 75, 90, "b", 70));
+	ck_assert_uint_eq(coverage_ranges(t.c, &most), 2);
+	ck_assert_int_eq(h_judge(&t, 0, 60, 90), COVER_DUPLICATE);
+	ck_assert_int_eq(h_judge(&t, 0, 45, 75), COVER_OVERLAPPING); /* spans two */
+	coverage_finish(t.c);
+	ck_assert_uint_eq(t.tally.intervals_duplicate, 1);
+	h_close(&t);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -195,6 +228,7 @@ unit_suite(void)
 	tcase_add_test(core, test_one_message_per_run);
 	tcase_add_test(core, test_ranges_and_limit);
 	tcase_add_test(core, test_incomplete_cover_less);
+	tcase_add_test(core, test_after_last_range);
 	suite_add_tcase(s, core);
 	return s;
 }
