@@ -179,8 +179,8 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 
 /* One PM record whose header was read once: its length and type, the
  * rest of it when full. Counted, then skipped or taken as an interval
- * part. */
-static void
+ * part. Inline, for every PM record passes here. */
+static inline void
 dispatch(struct pm_stage *s, struct span rec, const struct pm_header *h,
          bool full, uint32_t source, uint64_t offset)
 {
