@@ -167,6 +167,40 @@ may_start(struct span w, size_t off, enum framing f)
 	return true;
 }
 
+/* The first offset from off on where two or more units of framing f may
+ * walk (may_start), or w.len. A loop of its own for each framing, the
+ * switch out of it, and each offset's word first tested for what every
+ * descriptor of the framing has: an RDW's length from 4 with reserved bits
+ * zero; a plain BDW's length from 8 with bytes 2-3 zero, an extended one's
+ * top bit set. Most offsets fail there. */
+static size_t
+next_start(struct span w, size_t off, enum framing f)
+{
+	switch (f) {
+	case FRAMING_BDW:
+		for (; off + DESC_LEN <= w.len; off++) {
+			uint32_t x = be_load32(w.p + off);
+			if (((x & BDW_EXTENDED) || ((x & 0xffff) == 0 && x >= BDW_MIN << 16)) &&
+			    may_start(w, off, FRAMING_BDW))
+				return off;
+		}
+		return w.len;
+	case FRAMING_RDW:
+		for (; off + DESC_LEN <= w.len; off++) {
+			uint32_t x = be_load32(w.p + off);
+			if ((x & 0xfcff) == 0 && (x >> 16) - DESC_LEN <= SEG_MAX - DESC_LEN &&
+			    may_start(w, off, FRAMING_RDW))
+				return off;
+		}
+		return w.len;
+	case FRAMING_PM:
+	case FRAMING_AUTO:
+	case FRAMING_PERF:
+		break;
+	}
+	return off;
+}
+
 /* From the start, or when the first records are damaged, from the first
  * offset where records walk again. */
 enum content
@@ -176,11 +210,11 @@ detect_content(const struct fr_records *rs, enum framing f, struct span w,
 	unsigned votes[3] = { 0, 0, 0 };
 
 	(void)walk_window(rs, f, CONTENT_AUTO, w, at_eof, VOTE_UNITS, true, votes);
-	for (size_t off = 1;
-	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0; off++) {
+	for (size_t off = next_start(w, 1, f);
+	     off < w.len && votes[CONTENT_PM] + votes[CONTENT_SMF] == 0;
+	     off = next_start(w, off + 1, f)) {
 		unsigned later[3] = { 0, 0, 0 };
-		if (may_start(w, off, f) &&
-		    walk_window(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+		if (walk_window(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
 		                walk_rules[f].resync_units, false, later))
 			memcpy(votes, later, sizeof votes);
 	}
@@ -203,10 +237,9 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 	if (walk_run(&k, f, need))
 		return true;
 	if (k.units == 0) {
-		for (size_t off = 1; off < w.len; off++) {
+		for (size_t off = next_start(w, 1, f); off < w.len;
+		     off = next_start(w, off + 1, f)) {
 			struct walk later;
-			if (!may_start(w, off, f))
-				continue;
 			later = (struct walk){ .rs = rs, .at_eof = at_eof,
 			                       .w = span_sub(w, off, w.len - off) };
 			if (walk_run(&later, f, need + DAMAGED_START_UNITS) &&
@@ -215,9 +248,9 @@ walks_despite_damage(const struct fr_records *rs, enum framing f, struct span w,
 		}
 		return false;
 	}
-	for (size_t off = k.off + 1; off < w.len; off++)
-		if (may_start(w, off, f) &&
-		    walk_window(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
+	for (size_t off = next_start(w, k.off + 1, f); off < w.len;
+	     off = next_start(w, off + 1, f))
+		if (walk_window(rs, f, CONTENT_AUTO, span_sub(w, off, w.len - off), at_eof,
 		                need, false, NULL))
 			return true;
 	return false;
