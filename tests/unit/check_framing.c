@@ -2217,6 +2217,35 @@ START_TEST(test_detect_first_unit_damaged)
 }
 END_TEST
 
+/* 1 to 13 zero bytes before the first RDW: the search for where
+ * records walk again screens the window's words several at a time, so
+ * the records are found wherever they start among them, and in the few
+ * last bytes. */
+START_TEST(test_detect_junk_before_first_record)
+{
+	uint8_t *d = smf_data(30, 40, 1);
+	struct framer_opts o = opts(FRAMING_AUTO);
+
+	for (size_t n = 1; n <= 13; n++) {
+		struct bytes b = { 0 };
+		struct run r;
+
+		for (size_t i = 0; i < n; i++)
+			put(&b, (const uint8_t[]){ 0 }, 1);
+		for (unsigned i = 0; i < 8; i++)
+			put_segment(&b, 0, d, 40); /* n, n + 44, ... */
+		run_stream(&r, b.p, b.len, 0, &o);
+		ck_assert_int_eq(r.framing, FRAMING_RDW);
+		ck_assert_uint_eq(r.n, 8);
+		assert_record(&r, 0, n, d, 40, 44, 1);
+		ck_assert_uint_eq(r.t.damaged, n);
+		run_free(&r);
+		free(b.p);
+	}
+	free(d);
+}
+END_TEST
+
 /* A damaged first block, then just the blocks a damaged start asks for
  * (3 and 2 more), the last ending where the input does: the search tries
  * each offset whose next descriptor reads as one, or lies past the input,
@@ -2462,6 +2491,7 @@ unit_suite(void)
 	tcase_add_test(damage, test_resync_near_end);
 	tcase_add_test(damage, test_detect_first_unit_damaged);
 	tcase_add_test(damage, test_detect_damage_then_just_enough);
+	tcase_add_test(damage, test_detect_junk_before_first_record);
 	tcase_add_test(damage, test_detect_damage_then_last_block);
 	tcase_add_test(damage, test_detect_bdw_before_rdw);
 	tcase_add_test(damage, test_detect_content_past_damage);
