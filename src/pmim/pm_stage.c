@@ -1,6 +1,5 @@
 /* pm_stage.c: the PM stage. See pm_stage.h. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "pmim/pm_stage.h"
 #include "pmim/pmtime.h"
@@ -98,20 +97,6 @@ to_utc(struct pm_stage *s, uint32_t source, int64_t *start, int64_t *end)
 		*last = *start;
 }
 
-pm_status
-pm_stage_init(struct pm_stage *s)
-{
-	s->figures = calloc(s->pm->lay.nfields, sizeof *s->figures);
-	return s->figures ? PM_OK : PM_E_NOMEM;
-}
-
-void
-pm_stage_release(struct pm_stage *s)
-{
-	free(s->figures);
-	s->figures = NULL;
-}
-
 /* The part's stamps from its dates, in UTC with a zone; false, the record
  * damaged, when they cannot be an interval's. */
 static bool
@@ -142,18 +127,20 @@ part_times(struct pm_stage *s, struct pm_part *p, size_t bytes)
 	return true;
 }
 
-/* An interval record whose header h was read: its part decoded once into
- * the stage's figures and handed to reassembly, then checked. The checks
- * come after reassembly has taken it so that messages keep their order,
- * and a duplicate part, dropped there, is not checked. */
+/* An interval record whose header h was read: its part decoded once
+ * where reassembly keeps its figures and handed to it, then checked. The
+ * checks come after reassembly has taken it so that messages keep their
+ * order, and a duplicate part, dropped there, is neither decoded nor
+ * checked. */
 static void
 interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
               uint32_t source, uint64_t offset)
 {
 	const struct pmint *pm = s->pm;
 	struct pm_part p = { source, h->sdate, h->stime, h->edate, h->etime, 0, 0,
-	                     h->seq, PM_OK, s->figures, offset };
-	bool suspect;
+	                     h->seq, PM_OK, offset };
+	bool suspect = false;
+	uint64_t *v;
 	pm_status st;
 
 	if (h->seq == 0 || h->seq > pm->nparts) {
@@ -162,7 +149,8 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 	}
 	if (!part_times(s, &p, rec.len))
 		return;
-	p.decoded = pmint_part_decode(pm, h, rec, s->figures, &suspect);
+	if ((v = reasm_place(s->reasm, &p)) != NULL)
+		p.decoded = pmint_part_decode(pm, h, rec, v, &suspect);
 	st = reasm_part(s->reasm, &p);
 	if (st == PM_E_SHORT_PART) {
 		damaged(s, st, offset, rec.len, NULL);
@@ -173,7 +161,7 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h->seq, rec.len);
 	if (h->version != pm->current_version)
 		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h->version);
-	if (suspect && st != PM_E_DUPLICATE_PART && check_buckets(s, h->seq, s->figures, offset))
+	if (suspect && check_buckets(s, h->seq, v, offset))
 		s->tally->implausible++;
 }
 

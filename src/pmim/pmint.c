@@ -233,7 +233,7 @@ build_runs(struct pmint *pm, char *err, size_t errlen)
 	return PM_OK;
 }
 
-/* A part's figures are copied as one block (items_first): no field of
+/* A part's figures are cleared as one block (items_first): no field of
  * another part may lie among them. */
 static pm_status
 check_parts_together(const struct pmint *pm, char *err, size_t errlen)

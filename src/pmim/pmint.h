@@ -22,7 +22,8 @@ struct pm_header {
 };
 
 /* One interval part, decoded once by the PM stage and handed to reassembly:
- * its interval's key, which part it is, and its figures. */
+ * its interval's key and which part it is (its figures are decoded where
+ * reassembly says, reasm_place). */
 struct pm_part {
 	uint32_t source;
 	uint32_t sdate, stime, edate, etime; /* as recorded: the interval's key */
@@ -31,8 +32,6 @@ struct pm_part {
 	pm_status decoded;        /* PM_OK; PM_E_LONG_PART: longer than its
 	                             layout, known figures read; PM_E_SHORT_PART:
 	                             shorter, no figures read */
-	const uint64_t *v;        /* figures by layout field index; those of
-	                             part seq are this part's */
 	uint64_t offset;          /* file offset of the record */
 };
 
@@ -93,8 +92,8 @@ struct pmint {
 	size_t nruns[CB_MAX_PARTS];
 	bool check_always[CB_MAX_PARTS]; /* a bucket of the part lies apart */
 	/* the layout indices [first, end) of each part's items: what is
-	 * copied of a decoded part, in one block (no field of another part
-	 * lies between) */
+	 * cleared of a part that never came, in one block (no field of
+	 * another part lies between) */
 	size_t items_first[CB_MAX_PARTS], items_end[CB_MAX_PARTS];
 	/* the wait buckets of each part, for the per-record plausibility
 	 * checks: their fields packed together, as the layout's buckets lie

@@ -65,13 +65,11 @@ setup(void)
 	t.stage.diag = &t.diag;
 	t.stage.tally = &t.tally;
 	t.stage.max_interval = PM_UNITS_PER_DAY;
-	ck_assert_int_eq(pm_stage_init(&t.stage), PM_OK);
 }
 
 static void
 teardown(void)
 {
-	pm_stage_release(&t.stage);
 	reasm_close(t.reasm);
 	fclose(t.out);
 	free(t.msg);
