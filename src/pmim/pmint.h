@@ -144,17 +144,19 @@ pm_status pmint_header_at(const struct pmint *pm, struct span bytes,
 pm_status pmint_header_read(const struct pmint *pm, struct span rec,
                             struct pm_header *h);
 
-/* Whether a bucket's figures may contradict each other (the checks of
- * pm_stage.c), tested without a branch: nearly every bucket passes, and
- * every bucket of every part is asked. Wait time with no waits is a sum
- * above highest x 0; a product past 2**64 is above any sum. */
-static inline bool
+/* Whether a bucket's figures contradict each other (the checks of
+ * pm_stage.c): how many of two tests it fails, without a branch (nearly
+ * every bucket passes, and every bucket of every part is asked), added
+ * rather than or'ed so that each is a compare and an add with carry. Wait
+ * time with no waits is a sum above highest x 0. A bucket's figures are
+ * fullwords (bucket_triple), so that product fits 64 bits. */
+static inline unsigned
 pmint_bucket_suspect(uint64_t sum, uint64_t high, uint64_t count)
 {
-	uint64_t most;
-	bool past = __builtin_mul_overflow(high, count, &most);
+	unsigned n = high > sum;
 
-	return (high > sum) | (!past & (sum > most));
+	n += sum > high * count;
+	return n;
 }
 
 /* Decode the fields of part h->seq from rec into values[field index].
