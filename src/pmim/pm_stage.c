@@ -77,6 +77,7 @@ pm_stage_new_input(struct pm_stage *s)
 {
 	for (size_t i = 0; i < s->nsources; i++)
 		s->last_start[i] = INT64_MIN;
+	s->last_good = false;
 }
 
 /* Local times to UTC by the zone's rules. In an hour the clock repeated,
@@ -127,6 +128,19 @@ part_times(struct pm_stage *s, struct pm_part *p, size_t bytes)
 	return true;
 }
 
+/* Whether the part's times are those of the last part whose times were
+ * read, and good: the parts of an interval mostly come together, and its
+ * key's stamps are the same again (to_utc's too: the start it leaves as
+ * its source's last is the one it finds again). */
+static bool
+same_times(const struct pm_stage *s, const struct pm_part *p)
+{
+	const struct pm_part *l = &s->last;
+
+	return s->last_good && l->stime == p->stime && l->etime == p->etime &&
+	       l->sdate == p->sdate && l->edate == p->edate && l->source == p->source;
+}
+
 /* An interval record whose header h was read: its part decoded once
  * where reassembly keeps its figures and handed to it, then checked. The
  * checks come after reassembly has taken it so that messages keep their
@@ -147,8 +161,14 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 		damaged(s, PM_E_BAD_SEQUENCE, offset, rec.len, NULL);
 		return;
 	}
-	if (!part_times(s, &p, rec.len))
+	if (same_times(s, &p)) {
+		p.start = s->last.start;
+		p.end = s->last.end;
+	} else if ((s->last_good = part_times(s, &p, rec.len))) {
+		s->last = p;
+	} else {
 		return;
+	}
 	if ((v = reasm_place(s->reasm, &p)) != NULL)
 		p.decoded = pmint_part_decode(pm, h, rec, v, &suspect);
 	st = reasm_part(s->reasm, &p);

@@ -32,6 +32,8 @@ struct pm_stage {
 	                              part in this input; INT64_MIN: none */
 	size_t nsources;           /* of last_start */
 	struct date_cache dates;  /* most records repeat the last dates */
+	struct pm_part last;      /* the last part whose times were read, */
+	bool last_good;           /* when they were good: its key and stamps */
 };
 
 /* Forget where each source's stream was: a new input begins. */
