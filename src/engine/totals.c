@@ -198,11 +198,12 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 	/* a vector's few narrow sums go with its wide ones: a loop of their
 	 * own would cost more than the carries */
 	for (size_t s = 0; ok && s < nmark; s++)
-		if (is_sum[s] && narrow(bits, s) && nnarrow[s >= split] >= TOTALS_NARROW_RUN) {
-			is_narrow[s] = true;
+		if (is_sum[s] && narrow(bits, s)) {
+			is_narrow[s] = nnarrow[s >= split] >= TOTALS_NARROW_RUN;
 			widest = bits[s] > widest ? bits[s] : widest;
 		}
-	/* a narrow sum's low word holds 2^(64 - widest) windows */
+	/* a narrow sum's low word, or a single divisor's pair's, holds
+	 * 2^(64 - widest) windows */
 	p->fold_at = widest ? (uint64_t)1 << (64 - widest) : 0;
 	if (ok)
 		mark_singles(single, p->feeds, p->nfeeds, is_zero, bits, nmark, split);

@@ -272,6 +272,54 @@ START_TEST(narrow)
 }
 END_TEST
 
+/* Too few narrow sums for a loop of their own, but the average timer's
+ * count still a single divisor: its pair (N = 2^48 - 1, never carried)
+ * folded after 65536 windows all the same; 70000 windows, the count 1. */
+START_TEST(narrow_few)
+{
+	static const uint8_t bits[2] = { 48, 48 };
+	struct counter_feed f, rest[1];
+	struct counter_acc want, got;
+	struct counter_plan plan;
+	uint64_t x[2], *t;
+	size_t nrest, folds = 0;
+
+	counter_feed_init(&f, counter_type_by_name("PERF_AVERAGE_TIMER"), 0, 10000);
+	f.n = 0;
+	f.d = f.b = 1;
+	f.need = 1;
+	counter_acc_init(&want, (enum counter_type)f.type);
+	counter_acc_init(&got, (enum counter_type)f.type);
+	ck_assert_int_eq(counter_plan_init(&plan, &f, 1, 2, bits, rest, &nrest), PM_OK);
+	ck_assert_uint_eq(plan.sums.at[1], 0);    /* both sums carried */
+	ck_assert_uint_eq(plan.zeros.at[1], 1);   /* the count single */
+	ck_assert_uint_eq(plan.fold_at, 65536);
+	t = calloc(plan.words, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	for (size_t k = 0; k < 70000; k++) {
+		struct counter_figures win = { x, 1, k };
+
+		x[0] = ((uint64_t)1 << 48) - 1;
+		x[1] = 1;
+		counter_feed_add(&want, &f, 1, &win, 1);
+		if (counter_totals_add(&plan, t, x, x + 2)) {
+			counter_totals_fold(&plan, t, &got);
+			folds++;
+		}
+	}
+	counter_totals_fold(&plan, t, &got);
+	compare_n(&want, &got, 1);
+	ck_assert_uint_eq(folds, 1);
+	/* 70000 (2^48 - 1) = 2^64 + 4464 2^48 - 70000 */
+	ck_assert_uint_eq(got.sum_n, 4464 * ((uint64_t)1 << 48) - 70000);
+	ck_assert(got.overflow);
+	ck_assert_uint_eq(got.sum_db, 70000);
+	ck_assert_uint_eq(got.no_value, 0);
+	free(t);
+	counter_plan_free(&plan);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -281,6 +329,7 @@ unit_suite(void)
 	tcase_add_test(tc, overflow);
 	tcase_add_test(tc, by_hand);
 	tcase_add_test(tc, narrow);
+	tcase_add_test(tc, narrow_few);
 	suite_add_tcase(s, tc);
 	return s;
 }
