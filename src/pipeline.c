@@ -154,8 +154,7 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 	p->stage.diag = d;
 	p->stage.tally = &p->total;
 	p->stage.max_interval = o->max_interval;
-	if ((st = pm_stage_init(&p->stage)) != PM_OK ||
-	    (st = wp_stream_open(&p->perf, o->max_record, take_snapshot, p)) != PM_OK ||
+	if ((st = wp_stream_open(&p->perf, o->max_record, take_snapshot, p)) != PM_OK ||
 	    (o->series && (st = wp_cook_open(&p->cook, src, o->perf_names, o->series,
 	                                     o->series_ctx)) != PM_OK))
 		goto fail;
@@ -423,7 +422,6 @@ pipeline_close(struct pipeline *p)
 {
 	if (!p)
 		return;
-	pm_stage_release(&p->stage);
 	reasm_close(p->reasm);
 	coverage_close(p->coverage);
 	free(p->last_start);

@@ -40,11 +40,13 @@ divides(unsigned op, const struct counter_feed *f, uint16_t *slot)
 	return true;
 }
 
-/* The marked slots of mark[0..nmark) as a list, ascending (those of the
- * second vector rebased to it); index[slot] their places in it. */
+/* The marked slots of mark[0..nmark) as a list, ascending within each
+ * of four blocks: the first vector's slots that lead (lead[slot]), its
+ * others, then the second vector's alike (rebased to it); index[slot]
+ * their places in it. */
 static bool
-slot_list(struct totals_slots *l, const bool *mark, size_t nmark, uint16_t split,
-          uint16_t *index)
+slot_list(struct totals_slots *l, const bool *mark, const bool *lead, size_t nmark,
+          uint16_t split, uint16_t *index)
 {
 	size_t n = 0;
 
@@ -52,13 +54,16 @@ slot_list(struct totals_slots *l, const bool *mark, size_t nmark, uint16_t split
 		n += mark[s];
 	if (!(l->slot = calloc(n ? n : 1, sizeof *l->slot)))
 		return false;
-	l->n = l->nfirst = 0;
-	for (size_t s = 0; s < nmark; s++)
-		if (mark[s]) {
-			index[s] = (uint16_t)l->n;
-			l->slot[l->n++] = (uint16_t)(s < split ? s : s - split);
-			l->nfirst += s < split;
-		}
+	l->n = 0;
+	for (unsigned block = 0; block < 4; block++) {
+		l->at[block] = l->n;
+		for (size_t s = 0; s < nmark; s++)
+			if (mark[s] && (s >= split) == (block >= 2) && lead[s] == !(block & 1)) {
+				index[s] = (uint16_t)l->n;
+				l->slot[l->n++] = (uint16_t)(s < split ? s : s - split);
+			}
+	}
+	l->at[4] = l->n;
 	return true;
 }
 
@@ -109,12 +114,44 @@ pair_list(struct counter_plan *p, struct totals_feed *tf, size_t ntf, const uint
 	return ok;
 }
 
+#define TOTALS_NARROW_RUN 8  /* narrow sums of a vector worth their own loop */
+
+/* Whether a slot's figures are narrow: below 2^TOTALS_NARROW_BITS. */
+static bool
+narrow(const uint8_t *bits, size_t slot)
+{
+	return bits && bits[slot] >= 1 && bits[slot] <= TOTALS_NARROW_BITS;
+}
+
+/* Which divisor slots have a single pair, whose N is narrow and in the
+ * same vector: those take a mask instead of a mark. */
+static void
+mark_singles(bool *single, const struct totals_feed *tf, size_t ntf, const bool *is_zero,
+             const uint8_t *bits, size_t nmark, uint16_t split)
+{
+	uint32_t *n_of = calloc(nmark, sizeof *n_of);  /* N + 1, or UINT32_MAX: two */
+	uint16_t c;
+
+	if (!n_of)
+		return;  /* none single: the same sums, marked */
+	for (size_t i = 0; i < ntf; i++)
+		if (divides(tf[i].op, &tf[i].feed, &c))
+			n_of[c] = n_of[c] == 0 || n_of[c] == tf[i].feed.n + 1u
+			          ? tf[i].feed.n + 1u : UINT32_MAX;
+	for (size_t s = 0; s < nmark; s++)
+		single[s] = is_zero[s] && n_of[s] != 0 && n_of[s] != UINT32_MAX &&
+		            narrow(bits, n_of[s] - 1u) && (s < split) == (n_of[s] - 1u < split);
+	free(n_of);
+}
+
 pm_status
 counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size_t count,
-                  uint16_t split, struct counter_feed *rest, size_t *nrest)
+                  uint16_t split, const uint8_t *bits, struct counter_feed *rest,
+                  size_t *nrest)
 {
-	size_t nmark = 1;
-	bool *is_sum = NULL, *is_max = NULL, *is_zero = NULL;
+	size_t nmark = 1, nnarrow[2] = { 0, 0 };
+	unsigned widest = 0;
+	bool *is_sum = NULL, *is_max = NULL, *is_zero = NULL, *is_narrow = NULL, *single = NULL;
 	uint16_t *sum_of = NULL, *max_of = NULL, *zero_of = NULL;
 	bool ok;
 
@@ -130,10 +167,13 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 	is_sum = calloc(nmark, sizeof *is_sum);
 	is_max = calloc(nmark, sizeof *is_max);
 	is_zero = calloc(nmark, sizeof *is_zero);
+	is_narrow = calloc(nmark, sizeof *is_narrow);
+	single = calloc(nmark, sizeof *single);
 	sum_of = calloc(nmark, sizeof *sum_of);
 	max_of = calloc(nmark, sizeof *max_of);
 	zero_of = calloc(nmark, sizeof *zero_of);
-	ok = p->feeds && is_sum && is_max && is_zero && sum_of && max_of && zero_of;
+	ok = p->feeds && is_sum && is_max && is_zero && is_narrow && single && sum_of &&
+	     max_of && zero_of;
 	for (size_t i = 0; ok && i < count; i++) {
 		unsigned op = plan_formula(&feeds[i]);
 		uint16_t c;
@@ -152,9 +192,24 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 		if (divides(op, &feeds[i], &c))
 			is_sum[c] = is_zero[c] = true;
 	}
-	ok = ok && slot_list(&p->sums, is_sum, nmark, split, sum_of) &&
-	     slot_list(&p->maxes, is_max, nmark, split, max_of) &&
-	     slot_list(&p->zeros, is_zero, nmark, split, zero_of) &&
+	for (size_t s = 0; ok && s < nmark; s++)
+		if (is_sum[s] && narrow(bits, s))
+			nnarrow[s >= split]++;
+	/* a vector's few narrow sums go with its wide ones: a loop of their
+	 * own would cost more than the carries */
+	for (size_t s = 0; ok && s < nmark; s++)
+		if (is_sum[s] && narrow(bits, s)) {
+			is_narrow[s] = nnarrow[s >= split] >= TOTALS_NARROW_RUN;
+			widest = bits[s] > widest ? bits[s] : widest;
+		}
+	/* a narrow sum's low word, or a single divisor's pair's, holds
+	 * 2^(64 - widest) windows */
+	p->fold_at = widest ? (uint64_t)1 << (64 - widest) : 0;
+	if (ok)
+		mark_singles(single, p->feeds, p->nfeeds, is_zero, bits, nmark, split);
+	ok = ok && slot_list(&p->sums, is_sum, is_narrow, nmark, split, sum_of) &&
+	     slot_list(&p->maxes, is_max, is_max, nmark, split, max_of) &&
+	     slot_list(&p->zeros, is_zero, single, nmark, split, zero_of) &&
 	     pair_list(p, p->feeds, p->nfeeds, zero_of);
 	for (size_t i = 0; ok && i < p->nfeeds; i++) {
 		struct totals_feed *tf = &p->feeds[i];
@@ -169,6 +224,8 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 	free(is_sum);
 	free(is_max);
 	free(is_zero);
+	free(is_narrow);
+	free(single);
 	free(sum_of);
 	free(max_of);
 	free(zero_of);
@@ -223,13 +280,43 @@ add_sums(uint64_t *lo, uint64_t *carry, const uint16_t *slot, size_t from, size_
 	}
 }
 
+/* The same for narrow slots: their low words cannot pass 2^64 before
+ * fold_at windows, so they need no carry. Unrolled further than the
+ * wide ones: its body is a load and an add. */
+static inline void
+add_narrow(uint64_t *lo, const uint16_t *slot, size_t from, size_t to, const uint64_t *x)
+{
+#pragma GCC unroll 8
+	for (size_t i = from; i < to; i++)
+		lo[i] += x[slot[i]];
+}
+
+/* A maximum rises rarely after a group's first windows: a branch taken
+ * seldom costs less than a store each time. */
 static inline void
 take_maxes(uint64_t *max, const uint16_t *slot, size_t from, size_t to, const uint64_t *x)
 {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 	for (size_t i = from; i < to; i++) {
 		uint64_t v = x[slot[i]];
-		max[i] = v > max[i] ? v : max[i];
+		if (__builtin_expect(v > max[i], 0))
+			max[i] = v;
+	}
+}
+
+/* The divisor slots [from, to) of a list that have a single narrow pair
+ * in the same vector x (base: its first slot): counted and summed under
+ * a mask, without a branch. Their pairs are consecutive. */
+static inline void
+single_zeros(const struct counter_plan *p, const struct words *w, size_t from, size_t to,
+             const uint64_t *x, uint16_t base)
+{
+#pragma GCC unroll 4
+	for (size_t z = from, q = p->pair_start[from]; z < to; z++, q++) {
+		uint64_t none = x[p->zeros.slot[z]] == 0;
+
+		w->zero[z] += none;
+		w->pair_lo[q] += x[p->pair_n[q] - base] & -none;
 	}
 }
 
@@ -264,19 +351,29 @@ count_zeros(const struct counter_plan *p, const struct words *w, size_t from, si
 	}
 }
 
-void
+bool
 counter_totals_add(const struct counter_plan *p, uint64_t *t, const uint64_t *first,
                    const uint64_t *second)
 {
 	struct words w = words_of(p, t);
+	const size_t *s = p->sums.at, *m = p->maxes.at, *z = p->zeros.at;
 
-	(*w.windows)++;
-	add_sums(w.lo, w.carry, p->sums.slot, 0, p->sums.nfirst, first);
-	add_sums(w.lo, w.carry, p->sums.slot, p->sums.nfirst, p->sums.n, second);
-	take_maxes(w.max, p->maxes.slot, 0, p->maxes.nfirst, first);
-	take_maxes(w.max, p->maxes.slot, p->maxes.nfirst, p->maxes.n, second);
-	count_zeros(p, &w, 0, p->zeros.nfirst, first, first, second);
-	count_zeros(p, &w, p->zeros.nfirst, p->zeros.n, second, first, second);
+	add_narrow(w.lo, p->sums.slot, s[0], s[1], first);
+	add_sums(w.lo, w.carry, p->sums.slot, s[1], s[2], first);
+	add_narrow(w.lo, p->sums.slot, s[2], s[3], second);
+	add_sums(w.lo, w.carry, p->sums.slot, s[3], s[4], second);
+	/* many reports have no maxima or no divisors: one test for each */
+	if (p->maxes.n) {
+		take_maxes(w.max, p->maxes.slot, m[0], m[2], first);
+		take_maxes(w.max, p->maxes.slot, m[2], m[4], second);
+	}
+	if (p->zeros.n) {
+		single_zeros(p, &w, z[0], z[1], first, 0);
+		count_zeros(p, &w, z[1], z[2], first, first, second);
+		single_zeros(p, &w, z[2], z[3], second, p->split);
+		count_zeros(p, &w, z[3], z[4], second, first, second);
+	}
+	return ++*w.windows == p->fold_at;
 }
 
 static counter_u128

@@ -21,17 +21,24 @@
 #ifndef TOTALS_H
 #define TOTALS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/status.h"
 #include "engine/counter.h"
 
-/* Slots, each in the first vector (below split) or the second. */
+/* Figures below 2^TOTALS_NARROW_BITS are narrow: their sums need no
+ * carry until a group has 2^16 windows or more. */
+#define TOTALS_NARROW_BITS 48
+
+/* Slots, each in the first vector (below split) or the second, in four
+ * blocks: [at[0], at[1]) the first vector's that lead (narrow sums,
+ * divisors of a single pair), [at[1], at[2]) its others, then the second
+ * vector's alike to at[4] (== n), rebased to it. */
 struct totals_slots {
-	uint16_t *slot;     /* the first nfirst index the first vector, the
-	                       rest the second, from split on */
-	size_t n, nfirst;
+	uint16_t *slot;
+	size_t n, at[5];
 };
 
 /* A feed of the plan: where its totals are. */
@@ -49,6 +56,8 @@ struct counter_plan {
 	size_t nfeeds;
 	unsigned need;          /* every flag a feed of the plan needs */
 	uint16_t split;
+	uint64_t fold_at;       /* windows before the narrow sums must be folded;
+	                           0: never */
 	struct totals_slots sums, maxes, zeros;
 	/* the pairs of each divisor slot zeros.slot[z]: its N slots, pairs
 	 * [pair_start[z], pair_start[z + 1]) */
@@ -62,14 +71,17 @@ struct counter_plan {
 
 /* The plan of the feeds of feeds[0..count) that it can add, in the
  * figures' slots (split: where the second vector starts); the others,
- * in their order, to rest (room for count), their number to *nrest. */
+ * in their order, to rest (room for count), their number to *nrest.
+ * bits[slot] (one for every slot a feed names; NULL: none known): the
+ * slot's figures are below 2^bits, or 0 when unknown. */
 pm_status counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds,
-                            size_t count, uint16_t split, struct counter_feed *rest,
-                            size_t *nrest);
+                            size_t count, uint16_t split, const uint8_t *bits,
+                            struct counter_feed *rest, size_t *nrest);
 void counter_plan_free(struct counter_plan *p);
 
-/* One window (whose flags include p->need) into a group's words t. */
-void counter_totals_add(const struct counter_plan *p, uint64_t *t, const uint64_t *first,
+/* One window (whose flags include p->need) into a group's words t; true
+ * when t must be folded (counter_totals_fold) before the next window. */
+bool counter_totals_add(const struct counter_plan *p, uint64_t *t, const uint64_t *first,
                         const uint64_t *second);
 
 /* The group's words t into its accumulators (feeds' acc indexes into

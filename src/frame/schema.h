@@ -46,6 +46,7 @@ struct schema_figure {
 	enum schema_kind kind;
 	uint64_t ticks_per_second;  /* SCHEMA_TIME: its clock */
 	unsigned group;             /* 1..; 0: in no frame's figures */
+	unsigned bits;              /* its values are below 2**bits; 0: unknown */
 };
 
 /* A member of a family: how a report names it ("%T") and what it is. */

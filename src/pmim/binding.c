@@ -29,6 +29,8 @@ bind_field(struct schema_figure *to, const struct cb_field *f)
 	to->units = cb_units_name(f->units);
 	to->group = f->part;
 	to->kind = SCHEMA_OTHER;
+	/* an unsigned binary field of its length, or never stored (0) */
+	to->bits = f->length >= 1 && f->length < 8 ? (unsigned)(8 * f->length) : 0;
 	if (f->length == 0 || f->part == 0)
 		return;
 	for (size_t i = 0; i < sizeof unit_kinds / sizeof unit_kinds[0]; i++)

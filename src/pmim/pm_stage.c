@@ -1,6 +1,5 @@
 /* pm_stage.c: the PM stage. See pm_stage.h. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "pmim/pm_stage.h"
 #include "pmim/pmtime.h"
@@ -78,6 +77,7 @@ pm_stage_new_input(struct pm_stage *s)
 {
 	for (size_t i = 0; i < s->nsources; i++)
 		s->last_start[i] = INT64_MIN;
+	s->last_good = false;
 }
 
 /* Local times to UTC by the zone's rules. In an hour the clock repeated,
@@ -96,20 +96,6 @@ to_utc(struct pm_stage *s, uint32_t source, int64_t *start, int64_t *end)
 	*end = c[0] >= *start ? c[0] : c[n - 1];
 	if (last)
 		*last = *start;
-}
-
-pm_status
-pm_stage_init(struct pm_stage *s)
-{
-	s->figures = calloc(s->pm->lay.nfields, sizeof *s->figures);
-	return s->figures ? PM_OK : PM_E_NOMEM;
-}
-
-void
-pm_stage_release(struct pm_stage *s)
-{
-	free(s->figures);
-	s->figures = NULL;
 }
 
 /* The part's stamps from its dates, in UTC with a zone; false, the record
@@ -142,27 +128,49 @@ part_times(struct pm_stage *s, struct pm_part *p, size_t bytes)
 	return true;
 }
 
-/* An interval record whose header h was read: its part decoded once into
- * the stage's figures and handed to reassembly, then checked. The checks
- * come after reassembly has taken it so that messages keep their order,
- * and a duplicate part, dropped there, is not checked. */
+/* Whether the part's times are those of the last part whose times were
+ * read, and good: the parts of an interval mostly come together, and its
+ * key's stamps are the same again (to_utc's too: the start it leaves as
+ * its source's last is the one it finds again). */
+static bool
+same_times(const struct pm_stage *s, const struct pm_part *p)
+{
+	const struct pm_part *l = &s->last;
+
+	return s->last_good && l->stime == p->stime && l->etime == p->etime &&
+	       l->sdate == p->sdate && l->edate == p->edate && l->source == p->source;
+}
+
+/* An interval record whose header h was read: its part decoded once
+ * where reassembly keeps its figures and handed to it, then checked. The
+ * checks come after reassembly has taken it so that messages keep their
+ * order, and a duplicate part, dropped there, is neither decoded nor
+ * checked. */
 static void
 interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
               uint32_t source, uint64_t offset)
 {
 	const struct pmint *pm = s->pm;
 	struct pm_part p = { source, h->sdate, h->stime, h->edate, h->etime, 0, 0,
-	                     h->seq, PM_OK, s->figures, offset };
-	bool suspect;
+	                     h->seq, PM_OK, offset };
+	bool suspect = false;
+	uint64_t *v;
 	pm_status st;
 
 	if (h->seq == 0 || h->seq > pm->nparts) {
 		damaged(s, PM_E_BAD_SEQUENCE, offset, rec.len, NULL);
 		return;
 	}
-	if (!part_times(s, &p, rec.len))
+	if (same_times(s, &p)) {
+		p.start = s->last.start;
+		p.end = s->last.end;
+	} else if ((s->last_good = part_times(s, &p, rec.len))) {
+		s->last = p;
+	} else {
 		return;
-	p.decoded = pmint_part_decode(pm, h, rec, s->figures, &suspect);
+	}
+	if ((v = reasm_place(s->reasm, &p)) != NULL)
+		p.decoded = pmint_part_decode(pm, h, rec, v, &suspect);
 	st = reasm_part(s->reasm, &p);
 	if (st == PM_E_SHORT_PART) {
 		damaged(s, st, offset, rec.len, NULL);
@@ -173,7 +181,7 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 		diag_at(s->diag, st, (int64_t)offset, "part %u is %zu bytes", h->seq, rec.len);
 	if (h->version != pm->current_version)
 		diag_at(s->diag, PM_E_UNKNOWN_VERSION, (int64_t)offset, "version %u", h->version);
-	if (suspect && st != PM_E_DUPLICATE_PART && check_buckets(s, h->seq, s->figures, offset))
+	if (suspect && check_buckets(s, h->seq, v, offset))
 		s->tally->implausible++;
 }
 

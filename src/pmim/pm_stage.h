@@ -32,15 +32,9 @@ struct pm_stage {
 	                              part in this input; INT64_MIN: none */
 	size_t nsources;           /* of last_start */
 	struct date_cache dates;  /* most records repeat the last dates */
-	uint64_t *figures;        /* the part being read, by layout field
-	                             index (pm_stage_init) */
+	struct pm_part last;      /* the last part whose times were read, */
+	bool last_good;           /* when they were good: its key and stamps */
 };
-
-/* Once the first five are set: the buffer a part is decoded into, sized
- * from the layout. PM_E_NOMEM when it cannot be had. */
-pm_status pm_stage_init(struct pm_stage *s);
-
-void pm_stage_release(struct pm_stage *s);
 
 /* Forget where each source's stream was: a new input begins. */
 void pm_stage_new_input(struct pm_stage *s);

@@ -233,7 +233,7 @@ build_runs(struct pmint *pm, char *err, size_t errlen)
 	return PM_OK;
 }
 
-/* A part's figures are copied as one block (items_first): no field of
+/* A part's figures are cleared as one block (items_first): no field of
  * another part may lie among them. */
 static pm_status
 check_parts_together(const struct pmint *pm, char *err, size_t errlen)
@@ -505,7 +505,7 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
                   struct span rec, uint64_t *values, bool *suspect)
 {
 	unsigned p = h->seq;
-	bool any = false;
+	unsigned odd = 0;  /* tests failed, pmint_bucket_suspect */
 
 	*suspect = false;
 	if (p == 0 || p > pm->nparts)
@@ -525,10 +525,12 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 			/* unrolled: a bucket is a few loads, its loop as many again */
 #pragma GCC unroll 4
 			for (size_t k = 0; k < r->count; k++, b += 12, v += 4) {
-				v[0] = be_load32(b);
-				v[1] = be_load32(b + 4);
+				/* sum and highest in one load */
+				uint64_t sh = be_load64(b);
+				v[0] = sh >> 32;
+				v[1] = (uint32_t)sh;
 				v[2] = be_load32(b + 8);
-				any |= pmint_bucket_suspect(v[0], v[1], v[2]);
+				odd += pmint_bucket_suspect(v[0], v[1], v[2]);
 			}
 			break;
 		case 4:
@@ -543,7 +545,7 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 			*v = be_load(b, r->width);
 		}
 	}
-	*suspect = any || pm->check_always[p];
+	*suspect = odd || pm->check_always[p];
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
 }
 

@@ -22,7 +22,8 @@ struct pm_header {
 };
 
 /* One interval part, decoded once by the PM stage and handed to reassembly:
- * its interval's key, which part it is, and its figures. */
+ * its interval's key and which part it is (its figures are decoded where
+ * reassembly says, reasm_place). */
 struct pm_part {
 	uint32_t source;
 	uint32_t sdate, stime, edate, etime; /* as recorded: the interval's key */
@@ -31,8 +32,6 @@ struct pm_part {
 	pm_status decoded;        /* PM_OK; PM_E_LONG_PART: longer than its
 	                             layout, known figures read; PM_E_SHORT_PART:
 	                             shorter, no figures read */
-	const uint64_t *v;        /* figures by layout field index; those of
-	                             part seq are this part's */
 	uint64_t offset;          /* file offset of the record */
 };
 
@@ -95,8 +94,8 @@ struct pmint {
 	size_t nruns[CB_MAX_PARTS];
 	bool check_always[CB_MAX_PARTS]; /* a bucket of the part lies apart */
 	/* the layout indices [first, end) of each part's items: what is
-	 * copied of a decoded part, in one block (no field of another part
-	 * lies between) */
+	 * cleared of a part that never came, in one block (no field of
+	 * another part lies between) */
 	size_t items_first[CB_MAX_PARTS], items_end[CB_MAX_PARTS];
 	/* the wait buckets of each part, for the per-record plausibility
 	 * checks: their fields packed together, as the layout's buckets lie
@@ -147,17 +146,19 @@ pm_status pmint_header_at(const struct pmint *pm, struct span bytes,
 pm_status pmint_header_read(const struct pmint *pm, struct span rec,
                             struct pm_header *h);
 
-/* Whether a bucket's figures may contradict each other (the checks of
- * pm_stage.c), tested without a branch: nearly every bucket passes, and
- * every bucket of every part is asked. Wait time with no waits is a sum
- * above highest x 0; a product past 2**64 is above any sum. */
-static inline bool
+/* Whether a bucket's figures contradict each other (the checks of
+ * pm_stage.c): how many of two tests it fails, without a branch (nearly
+ * every bucket passes, and every bucket of every part is asked), added
+ * rather than or'ed so that each is a compare and an add with carry. Wait
+ * time with no waits is a sum above highest x 0. A bucket's figures are
+ * fullwords (bucket_triple), so that product fits 64 bits. */
+static inline unsigned
 pmint_bucket_suspect(uint64_t sum, uint64_t high, uint64_t count)
 {
-	uint64_t most;
-	bool past = __builtin_mul_overflow(high, count, &most);
+	unsigned n = high > sum;
 
-	return (high > sum) | (!past & (sum > most));
+	n += sum > high * count;
+	return n;
 }
 
 /* Decode the fields of part h->seq from rec into values[field index].

@@ -8,8 +8,8 @@
  * bucket is all zero, a slot is pointed at its figures when it takes an
  * interval), so that a run of a few intervals, or none, touches only the
  * memory it uses. A part costs one hash and a short probe (neither when
- * it belongs to the newest interval, as most do) and the copy of its
- * figures, decoded by the PM stage, into the slot.
+ * it belongs to the newest interval, as most do): its figures are decoded
+ * by the PM stage straight into the slot (reasm_place), never copied.
  *
  * The ring has one slot more than max_pending. A new interval goes into
  * that spare slot first, so a damaged first part leaves nothing to undo,
@@ -75,6 +75,9 @@ struct reasm {
 	size_t index_mask;
 	uint64_t parts_seen;
 	int limit_reported;
+	/* what reasm_place found, for the reasm_part that follows */
+	uint32_t found, found_hash;
+	size_t found_bucket;
 };
 
 /* The splitmix64 finalizer: every input bit reaches every output bit, so
@@ -282,16 +285,6 @@ decoded(const struct pm_part *p)
 	return p->decoded == PM_OK || p->decoded == PM_E_LONG_PART;
 }
 
-/* The part's figures into the interval: only copied, read once before, as
- * one block; the PM stage writes nothing but figures into it. */
-static void
-copy_figures(const struct reasm *r, struct interval *iv, const struct pm_part *p)
-{
-	size_t first = r->pm->items_first[p->seq], end = r->pm->items_end[p->seq];
-
-	memcpy(iv->v + first, p->v + first, (end - first) * sizeof iv->v[0]);
-}
-
 static pm_status
 add_part(struct reasm *r, struct slot *s, const struct pm_part *p)
 {
@@ -301,7 +294,6 @@ add_part(struct reasm *r, struct slot *s, const struct pm_part *p)
 		return report_duplicate(r, p, iv->start, iv->end,
 		                        s->part_offset[p->seq]);
 	if (decoded(p)) {
-		copy_figures(r, iv, p);
 		iv->parts |= 1u << p->seq;
 		s->part_offset[p->seq] = p->offset;
 	}
@@ -319,7 +311,6 @@ new_interval(struct reasm *r, uint32_t hash, size_t bucket,
 	if (!decoded(p))
 		return p->decoded;
 	iv->v = r->figures + tail * r->pm->lay.nfields;
-	copy_figures(r, iv, p);
 	iv->source = p->source;
 	iv->sdate = p->sdate;
 	iv->stime = p->stime;
@@ -421,17 +412,35 @@ newest(const struct reasm *r, const struct pm_part *p)
 	return same_key(&r->slots[tail].iv, p) ? (uint32_t)tail : NO_SLOT;
 }
 
+uint64_t *
+reasm_place(struct reasm *r, const struct pm_part *p)
+{
+	uint32_t slot = newest(r, p);
+
+	r->found_hash = 0;
+	r->found_bucket = 0;
+	if (slot == NO_SLOT) {
+		r->found_hash = key_hash(p);
+		slot = index_find(r, r->found_hash, p, &r->found_bucket);
+	}
+	r->found = slot;
+	if (slot != NO_SLOT && has_part(r, &r->slots[slot], p)) {
+		if (r->slots[slot].iv.parts != r->all_parts)
+			return NULL;
+	} else if (slot != NO_SLOT) {
+		return r->slots[slot].iv.v;
+	}
+	/* a new interval, or the next copy of a whole one: the spare slot */
+	return r->figures + ring_at(r, r->count) * r->pm->lay.nfields;
+}
+
 pm_status
 reasm_part(struct reasm *r, const struct pm_part *p)
 {
-	uint32_t hash = 0, slot = newest(r, p);
-	size_t bucket = 0;
+	uint32_t hash = r->found_hash, slot = r->found;
+	size_t bucket = r->found_bucket;
 	pm_status st;
 
-	if (slot == NO_SLOT) {
-		hash = key_hash(p);
-		slot = index_find(r, hash, p, &bucket);
-	}
 	r->parts_seen++;
 	if (slot != NO_SLOT && r->slots[slot].iv.parts == r->all_parts &&
 	    has_part(r, &r->slots[slot], p)) {

@@ -63,13 +63,23 @@ pm_status reasm_open(struct reasm **out, const struct pmint *pm,
                      const struct reasm_opts *o, interval_fn emit, void *ctx,
                      struct diag *d, struct tally *t);
 
-/* Take one interval part, decoded by the PM stage: only assembled here. A
- * part already present is reported as a duplicate (first copy kept; a part
- * of a waiting interval that has every part starts its next copy). Returns
- * PM_E_DUPLICATE_PART (part dropped; already reported and counted here, the
- * caller must not report it again), else the part's p->decoded:
- * PM_E_SHORT_PART (part not taken, no figures; the caller reports it; it
- * still counts toward the horizon), PM_E_LONG_PART or PM_OK (part taken). */
+/* Where the figures of part p go, for the PM stage to decode them there
+ * (by layout index, as in struct interval): the figures of the interval's
+ * slot, or of the spare slot for a new interval or the next copy of a whole
+ * one; NULL when the interval has the part already (a duplicate: nothing
+ * may be written). Each call must be followed by reasm_part on the same
+ * part, before anything else is asked of r. */
+uint64_t *reasm_place(struct reasm *r, const struct pm_part *p);
+
+/* Take the part reasm_place was asked about, its figures decoded where
+ * that said (p->decoded): only assembled here. A part already present is
+ * reported as a duplicate (first copy kept; a part of a waiting interval
+ * that has every part starts its next copy). Returns PM_E_DUPLICATE_PART
+ * (part dropped; already reported and counted here, the caller must not
+ * report it again), else p->decoded: PM_E_SHORT_PART (part not taken, no
+ * figures written; the caller reports it; it still counts toward the
+ * horizon), PM_E_LONG_PART or PM_OK (part taken). The figures stay where
+ * they were decoded until the next part is placed. */
 pm_status reasm_part(struct reasm *r, const struct pm_part *p);
 
 /* How many intervals are waiting for parts. */

@@ -25,6 +25,33 @@ metric_slots_of(struct metric_slots *sl, const struct schema *s)
 	return sl->count <= UINT16_MAX ? PM_OK : PM_E_LAYOUT;
 }
 
+void
+metric_slot_bits(uint8_t *bits, const struct schema *s, const struct metric_slots *sl)
+{
+	unsigned rows = 0;
+
+	for (size_t i = 0; i < sl->virt; i++)
+		bits[i] = (uint8_t)(s->figures[i].bits < 64 ? s->figures[i].bits : 0);
+	for (size_t k = 0; k < TERM_KINDS; k++)
+		bits[sl->virt + k] = k == TERM_FIGURE || k == TERM_INTERVAL ||
+		                     k == TERM_COMPLETE || k == TERM_INCOMPLETE;
+	while (rows < 64 && (uint64_t)1 << rows < s->family.nrows)
+		rows++;
+	/* nrows figures below 2^b are below 2^(b + rows) */
+	for (size_t k = 0; k < s->nsums; k++) {
+		unsigned b = 0;
+		bool known = s->family.nrows > 0;
+
+		for (size_t i = 0; i < s->family.nrows; i++) {
+			unsigned f = s->figures[s->family.rows[i].figure[s->sums[k].member]].bits;
+
+			known = known && f != 0;
+			b = f > b ? f : b;
+		}
+		bits[sl->sums + k] = (uint8_t)(known && b + rows < 64 ? b + rows : 0);
+	}
+}
+
 /* The slot a term reads; row is the report row's family row. */
 static uint16_t
 term_slot(const struct metric_slots *sl, const struct rpt_term *t,

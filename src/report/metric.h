@@ -120,6 +120,11 @@ void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
                  const struct schema *s, const struct metric_slots *slots,
                  int row, size_t acc, unsigned *uses);
 
+/* bits[slot] for every slot of slots (engine/totals.h): the schema's
+ * figures' bounds, 1 for the virtual figures that are 0 or 1, a sum's
+ * from its rows' (0 where one is unknown), 0 for the others. */
+void metric_slot_bits(uint8_t *bits, const struct schema *s, const struct metric_slots *slots);
+
 /* The virtual figures of fr and the sums in uses, extra[0] being slot
  * slots->virt; returns its flags: its groups, and METRIC_VALID. */
 unsigned metric_frame_extras(uint64_t *extra, const struct schema *s,

@@ -216,7 +216,10 @@ add_frame(struct report *r, size_t acc, const struct frame *fr)
 	bool rest = r->plan.nfeeds && (have & r->plan.need) == r->plan.need;
 
 	if (rest) {
-		counter_totals_add(&r->plan, totals_of(r, acc), fr->x, r->extra);
+		uint64_t *t = totals_of(r, acc);
+
+		if (counter_totals_add(&r->plan, t, fr->x, r->extra))
+			counter_totals_fold(&r->plan, t, &r->accs[acc]);
 		if (r->rest.nfeeds == 0 && r->rest.ncells == 0)
 			return;
 	}
@@ -796,6 +799,7 @@ static pm_status
 plan_columns(struct report *r)
 {
 	pm_status st;
+	uint8_t *bits;
 
 	r->rest = r->adder;
 	if (!(r->rest.feeds = calloc(r->stride, sizeof *r->rest.feeds)) ||
@@ -805,9 +809,13 @@ plan_columns(struct report *r)
 		r->rest.nfeeds = 0;
 		return PM_OK;
 	}
-	if ((st = counter_plan_init(&r->plan, r->adder.feeds, r->adder.nfeeds,
-	                            (uint16_t)r->slots.virt, r->rest.feeds,
-	                            &r->rest.nfeeds)) != PM_OK)
+	if (!(bits = malloc(r->slots.count)))
+		return PM_E_NOMEM;
+	metric_slot_bits(bits, r->schema, &r->slots);
+	st = counter_plan_init(&r->plan, r->adder.feeds, r->adder.nfeeds, (uint16_t)r->slots.virt,
+	                       bits, r->rest.feeds, &r->rest.nfeeds);
+	free(bits);
+	if (st != PM_OK)
 		return st;
 	counter_feed_sort(r->rest.feeds, r->rest.nfeeds);
 	r->totals = calloc(TOTALS_SLOTS * r->plan.words + 1, sizeof *r->totals);

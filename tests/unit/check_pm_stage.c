@@ -11,6 +11,7 @@
 #include "core/bytes.h"
 #include "core/diag.h"
 #include "core/tally.h"
+#include "core/tzone.h"
 #include "pmim/pm_stage.h"
 #include "pmim/pmtime.h"
 #include "pmim/reasm.h"
@@ -65,13 +66,11 @@ setup(void)
 	t.stage.diag = &t.diag;
 	t.stage.tally = &t.tally;
 	t.stage.max_interval = PM_UNITS_PER_DAY;
-	ck_assert_int_eq(pm_stage_init(&t.stage), PM_OK);
 }
 
 static void
 teardown(void)
 {
-	pm_stage_release(&t.stage);
 	reasm_close(t.reasm);
 	fclose(t.out);
 	free(t.msg);
@@ -317,6 +316,60 @@ END_TEST
 
 /* A length that runs past the chain's end: the rest is damaged, what came
  * before is kept. */
+/* Part seq of the interval of 2024-10-27 (day 301) from local time start,
+ * a quarter hour long, fed as one record at offset. */
+static void
+feed_local(unsigned seq, uint32_t start, uint64_t offset)
+{
+	static const size_t len[] = { 0, PART1_LEN, PART2_LEN, PART3_LEN };
+	uint8_t rec[PART2_LEN];
+
+	part(rec, seq, len[seq]);
+	put(rec, "INTSDATE", pmtime_pdate_encode(2024, 301));
+	put(rec, "INTSTIME", start);
+	put(rec, "INTEDATE", pmtime_pdate_encode(2024, 301));
+	put(rec, "INTETIME", start + QUARTER_HOUR);
+	pm_stage_record(&t.stage, span_make(rec, len[seq]), SOURCE, offset);
+}
+
+/* Europe/Berlin falls back at 03:00 on 2024-10-27: 02:30 local is 00:30
+ * and 01:30 UTC. After 02:45 (00:45 UTC), 02:30 is the later copy, for
+ * each of its parts; in a new input, with nothing before it, the first
+ * copy again, though the part before had the same times. */
+START_TEST(repeated_times_follow_the_stream)
+{
+	const int64_t minute = 60 * PM_UNITS_PER_SECOND;
+	int64_t last_start[SOURCE + 1];
+	pm_status st;
+	struct tzone *z = tzone_open("Europe/Berlin", &st);
+
+	ck_assert_ptr_nonnull(z);
+	t.stage.zone = z;
+	t.stage.last_start = last_start;
+	t.stage.nsources = SOURCE + 1;
+	pm_stage_new_input(&t.stage);
+	feed_local(1, 11 * QUARTER_HOUR, BASE_OFFSET);        /* 02:45 */
+	for (unsigned p = 1; p <= 3; p++)
+		feed_local(p, 10 * QUARTER_HOUR, BASE_OFFSET + 256 * p);  /* 02:30 */
+	pm_stage_new_input(&t.stage);
+	feed_local(1, 10 * QUARTER_HOUR, BASE_OFFSET + 1024);
+	reasm_finish(t.reasm);
+	tzone_close(z);
+
+	ck_assert_uint_eq(t.nseen, 3);
+	ck_assert_uint_eq(t.seen[0].parts, 0x2);
+	ck_assert_uint_eq(t.seen[1].parts, 0xE);
+	ck_assert_uint_eq(t.seen[2].parts, 0x2);
+	/* 00:45, 01:30 and 00:30 UTC */
+	ck_assert_int_eq(t.seen[1].start - t.seen[0].start, 45 * minute);
+	ck_assert_int_eq(t.seen[1].end - t.seen[1].start, 15 * minute);
+	ck_assert_int_eq(t.seen[2].start - t.seen[0].start, -15 * minute);
+	ck_assert_int_eq(t.seen[2].end - t.seen[2].start, 15 * minute);
+	ck_assert_uint_eq(t.tally.intervals_complete, 1);
+	ck_assert_uint_eq(t.tally.intervals_incomplete, 2);
+}
+END_TEST
+
 START_TEST(chain_bad_length_ends_walk)
 {
 	uint8_t buf[PART1_LEN + 6] = { 0 };
@@ -347,6 +400,7 @@ pm_stage_suite(void)
 	tcase_add_test(tc, long_part_and_version_said);
 	tcase_add_test(tc, bad_times_and_parts_damaged);
 	tcase_add_test(tc, chain_bad_length_ends_walk);
+	tcase_add_test(tc, repeated_times_follow_the_stream);
 	suite_add_tcase(s, tc);
 	return s;
 }

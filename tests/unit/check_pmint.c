@@ -189,6 +189,37 @@ START_TEST(suspect_buckets)
 }
 END_TEST
 
+/* At the edges: a sum of exactly highest x count, and fullwords at their
+ * largest (a product near 2**64), pass; one more in the sum does not. */
+START_TEST(suspect_bucket_edges)
+{
+	static const struct { uint32_t sum, high, count; bool suspect; } c[] = {
+		{ 200, 10, 20, false },
+		{ 201, 10, 20, true },
+		{ 0, 0, 0, false },
+		{ 1, 0, 0, true },
+		{ 1, 1, 0, true },
+		{ 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, false },
+		{ 0xFFFFFFFF, 0xFFFFFFFF, 1, false },
+		{ 0xFFFFFFFF, 0xFFFFFFFE, 1, true },
+		{ 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFF, true },
+	};
+	const struct cb_bucket *b = &pm.lay.buckets[0];
+	struct pm_header h = { (uint32_t)pm.part_len[b->part], 5, b->part, 1, 0, 0, 0, 0 };
+	uint8_t r[0x200] = { 0 };
+	struct span rec = span_make(r, pm.part_len[b->part]);
+
+	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+		put_bucket(r, b, c[k].sum, c[k].high, c[k].count);
+		ck_assert_int_eq(pmint_part_decode(&pm, &h, rec, values, &suspect), PM_OK);
+		ck_assert_msg(suspect == c[k].suspect, "case %zu", k);
+		ck_assert_uint_eq(values[b->sum], c[k].sum);
+		ck_assert_uint_eq(values[b->high], c[k].high);
+		ck_assert_uint_eq(values[b->count], c[k].count);
+	}
+}
+END_TEST
+
 START_TEST(peek)
 {
 	uint8_t r[3] = { 0x00, 0x40, 0x07 };
@@ -256,6 +287,7 @@ unit_suite(void)
 	tcase_add_test(tc, part3_tod);
 	tcase_add_test(tc, lengths);
 	tcase_add_test(tc, suspect_buckets);
+	tcase_add_test(tc, suspect_bucket_edges);
 	tcase_add_test(tc, peek);
 	tcase_add_test(tc, record_length_peeked);
 	suite_add_tcase(s, tc);

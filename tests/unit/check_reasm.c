@@ -164,10 +164,10 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 {
 	uint8_t buf[REC_MAX] = { 0 };
 	struct span rec = span_make(buf, len);
-	static uint64_t figures[CB_MAX_FIELDS];
 	struct pm_header h;
 	struct pm_part p;
 	int64_t start, end;
+	uint64_t *v;
 	pm_status st;
 
 	ck_assert_uint_le(len, REC_MAX);
@@ -192,10 +192,11 @@ h_feed_len(struct harness *t, uint32_t source, unsigned n, unsigned seq,
 	ck_assert_int_eq(pmint_header_read(&pm, rec, &h), PM_OK);
 	ck_assert_int_eq(pmtime_stamp(h.sdate, h.stime, 10000, &start), PM_OK);
 	ck_assert_int_eq(pmtime_stamp(h.edate, h.etime, 10000, &end), PM_OK);
-	/* decoded as the PM stage does, then handed on */
+	/* decoded where reassembly says, as the PM stage does, then taken */
 	p = (struct pm_part){ source, h.sdate, h.stime, h.edate, h.etime, start, end,
-	                      h.seq, PM_OK, figures, t->next_offset };
-	p.decoded = pmint_part_decode(&pm, &h, rec, figures, &(bool){ false });
+	                      h.seq, PM_OK, t->next_offset };
+	if ((v = reasm_place(t->r, &p)) != NULL)
+		p.decoded = pmint_part_decode(&pm, &h, rec, v, &(bool){ false });
 	st = reasm_part(t->r, &p);
 	t->next_offset += REC_STRIDE;
 	return st;
@@ -317,6 +318,41 @@ START_TEST(test_duplicate_first_kept)
 	ck_assert_ptr_nonnull(strstr(msg, "part 1 of interval 2024-04-09 10:00:00 to "
 	                                  "2024-04-09 10:15:00"));
 	ck_assert_ptr_nonnull(strstr(msg, "first copy at offset 4096"));
+	h_close(&t);
+}
+END_TEST
+
+/* Where a part's figures go: nowhere for a duplicate, which must not
+ * overwrite the first copy's; the slot of its interval otherwise, left as
+ * it was when the part is not taken. */
+START_TEST(test_place_spares_first_copy)
+{
+	struct harness t;
+	struct pm_part p = { 7, iv_sdate(40), iv_stime(40), iv_sdate(40),
+	                     iv_stime(40) + QUARTER_HOUR, 0, 0, 1, PM_OK, 9999 };
+	uint64_t *v;
+
+	h_open(&t, 4, 0, 4);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 1, 100), PM_OK);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 2, 200), PM_OK);
+	ck_assert_int_eq(pmtime_stamp(p.sdate, p.stime, 10000, &p.start), PM_OK);
+	ck_assert_int_eq(pmtime_stamp(p.edate, p.etime, 10000, &p.end), PM_OK);
+	ck_assert_ptr_null(reasm_place(t.r, &p));
+	ck_assert_int_eq(reasm_part(t.r, &p), PM_E_DUPLICATE_PART);
+	p.seq = 3;
+	p.decoded = PM_E_SHORT_PART;
+	v = reasm_place(t.r, &p);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(v[f_tstr], 101);
+	ck_assert_int_eq(reasm_part(t.r, &p), PM_E_SHORT_PART);
+	ck_assert_uint_eq(t.nseen, 0);
+	ck_assert_int_eq(h_feed(&t, 7, 40, 3, 300), PM_OK);
+	ck_assert_uint_eq(t.nseen, 1);
+	ck_assert_uint_eq(t.seen[0].parts, 0x0E);
+	assert_part_values(&t.seen[0], 1, 100);
+	assert_part_values(&t.seen[0], 2, 200);
+	assert_part_values(&t.seen[0], 3, 300);
+	ck_assert_uint_eq(t.tally.duplicate_parts, 1);
 	h_close(&t);
 }
 END_TEST
@@ -765,6 +801,7 @@ unit_suite(void)
 	tcase_add_test(core, test_all_parts);
 	tcase_add_loop_test(core, test_any_order, 0, 6);
 	tcase_add_test(core, test_duplicate_first_kept);
+	tcase_add_test(core, test_place_spares_first_copy);
 	tcase_add_test(core, test_missing_part_at_finish);
 	tcase_add_test(core, test_sources_kept_apart);
 	tcase_add_test(core, test_interleaved_first_part_order);

@@ -76,7 +76,6 @@ open_stages(void)
 	t.stage.diag = &t.diag;
 	t.stage.tally = &t.tally;
 	t.stage.max_interval = PM_UNITS_PER_DAY;
-	ck_assert_int_eq(pm_stage_init(&t.stage), PM_OK);
 	ck_assert_int_eq(smf_open(&t.smf, &t.opts, &pm, &hdr, &t.names, &t.diag), PM_OK);
 }
 
@@ -94,7 +93,6 @@ static void
 teardown(void)
 {
 	smf_close(t.smf);
-	pm_stage_release(&t.stage);
 	reasm_close(t.reasm);
 	sources_free(&t.names);
 	fclose(t.out);

@@ -65,9 +65,9 @@ window(uint64_t *seed, uint64_t x[SLOTS], bool big)
 }
 
 static void
-compare(const struct counter_acc *want, const struct counter_acc *got)
+compare_n(const struct counter_acc *want, const struct counter_acc *got, size_t n)
 {
-	for (size_t i = 0; i < NFEEDS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint64_t a[COUNTER_ACC_WORDS], b[COUNTER_ACC_WORDS];
 		counter_acc_pack(&want[i], a);
 		counter_acc_pack(&got[i], b);
@@ -87,7 +87,7 @@ run(size_t nwin, bool big, uint64_t seed)
 	uint64_t *t;
 
 	setup_feeds();
-	ck_assert_int_eq(counter_plan_init(&plan, feeds, NFEEDS, SPLIT, rest, &nrest), PM_OK);
+	ck_assert_int_eq(counter_plan_init(&plan, feeds, NFEEDS, SPLIT, NULL, rest, &nrest), PM_OK);
 	ck_assert_uint_eq(plan.nfeeds, 9);
 	ck_assert_uint_eq(nrest, 2);
 	ck_assert_uint_eq(plan.need, 1);
@@ -110,7 +110,7 @@ run(size_t nwin, bool big, uint64_t seed)
 			counter_totals_fold(&plan, t, got);
 	}
 	counter_totals_fold(&plan, t, got);
-	compare(want, got);
+	compare_n(want, got, NFEEDS);
 	for (size_t w = 0; w < plan.words; w++)
 		ck_assert_uint_eq(t[w], 0);
 	free(t);
@@ -148,7 +148,7 @@ START_TEST(by_hand)
 	uint64_t *t, sum;
 
 	setup_feeds();
-	ck_assert_int_eq(counter_plan_init(&plan, feeds, NFEEDS, SPLIT, rest, &nrest), PM_OK);
+	ck_assert_int_eq(counter_plan_init(&plan, feeds, NFEEDS, SPLIT, NULL, rest, &nrest), PM_OK);
 	t = calloc(plan.words, sizeof *t);
 	for (size_t i = 0; i < NFEEDS; i++)
 		counter_acc_init(&acc[i], (enum counter_type)feeds[i].type);
@@ -183,6 +183,143 @@ START_TEST(by_hand)
 }
 END_TEST
 
+/* Narrow figures (bits from the caller): eight sums of 2^48 - 1, a wide
+ * sum of 2^64 - 1, an average timer over a count of 0xFFFFFFFF that is 0
+ * every fourth window, and a rate over the second vector; 100000
+ * windows, folded when the plan asks (after 2^(64 - 48) = 65536), against
+ * the same windows one by one and by hand. */
+#define NSLOTS 12
+#define NSPLIT 10
+#define NNARROW 11
+#define NWINDOWS 100000
+
+START_TEST(narrow)
+{
+	static const uint8_t bits[NSLOTS] = { 48, 48, 48, 48, 48, 48, 48, 48, 0, 32, 0, 0 };
+	struct counter_feed nf[NNARROW], rest[NNARROW];
+	struct counter_acc want[NNARROW], got[NNARROW];
+	struct counter_plan plan;
+	uint64_t x[NSLOTS], *t;
+	size_t nrest, folds = 0;
+
+	for (uint16_t i = 0; i < 9; i++) {
+		counter_feed_init(&nf[i], counter_type_by_name("PERF_COUNTER_LARGE_DELTA"), i, 0);
+		nf[i].n = i;
+		nf[i].d = nf[i].b = 11;
+	}
+	counter_feed_init(&nf[9], counter_type_by_name("PERF_AVERAGE_TIMER"), 9, 10000);
+	nf[9].n = 0;
+	nf[9].d = 11;
+	nf[9].b = 9;
+	counter_feed_init(&nf[10], counter_type_by_name("PERF_COUNTER_COUNTER"), 10, 10000000);
+	nf[10].n = 9;
+	nf[10].d = 10;
+	nf[10].b = 11;
+	for (size_t i = 0; i < NNARROW; i++) {
+		nf[i].need = 1;
+		counter_acc_init(&want[i], (enum counter_type)nf[i].type);
+		counter_acc_init(&got[i], (enum counter_type)nf[i].type);
+	}
+	ck_assert_int_eq(counter_plan_init(&plan, nf, NNARROW, NSPLIT, bits, rest, &nrest), PM_OK);
+	ck_assert_uint_eq(nrest, 0);
+	ck_assert_uint_eq(plan.fold_at, 65536);
+	/* slots 0-7 and 9 narrow; slot 9's one pair (N 0) under a mask, slot
+	 * 10's marked (its N in the other vector) */
+	ck_assert_uint_eq(plan.sums.at[1], 9);
+	ck_assert_uint_eq(plan.zeros.at[1], 1);
+	ck_assert_uint_eq(plan.zeros.at[3], plan.zeros.at[2]);
+	t = calloc(plan.words, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	for (size_t k = 0; k < NWINDOWS; k++) {
+		struct counter_figures win = { x, 1, k };
+
+		for (size_t s = 0; s < 8; s++)
+			x[s] = ((uint64_t)1 << 48) - 1;
+		x[8] = UINT64_MAX;
+		x[9] = k % 4 == 3 ? 0 : 0xFFFFFFFF;
+		x[10] = 1;
+		x[11] = 0;
+		counter_feed_add(want, nf, NNARROW, &win, 1);
+		if (counter_totals_add(&plan, t, x, x + NSPLIT)) {
+			counter_totals_fold(&plan, t, got);
+			folds++;
+		}
+	}
+	counter_totals_fold(&plan, t, got);
+	compare_n(want, got, NNARROW);
+	ck_assert_uint_eq(folds, 1);
+	/* 100000 (2^48 - 1) = 2^64 + 34464 2^48 - 100000 */
+	for (size_t i = 0; i < 8; i++) {
+		ck_assert_uint_eq(got[i].sum_n, 34464 * ((uint64_t)1 << 48) - 100000);
+		ck_assert(got[i].overflow);
+	}
+	/* 100000 (2^64 - 1) = 99999 2^64 + 2^64 - 100000 */
+	ck_assert_uint_eq(got[8].sum_n, UINT64_MAX - 99999);
+	ck_assert(got[8].overflow);
+	/* 75000 windows with a count: 75000 (2^48 - 1) = 2^64 + 9464 2^48 - 75000
+	 * over 75000 0xFFFFFFFF; 25000 without a value */
+	ck_assert_uint_eq(got[9].sum_n, 9464 * ((uint64_t)1 << 48) - 75000);
+	ck_assert_uint_eq(got[9].sum_db, 322122547125000u);
+	ck_assert_uint_eq(got[9].no_value, 25000);
+	ck_assert_uint_eq(got[9].windows, NWINDOWS);
+	/* the rate: every duration 1 */
+	ck_assert_uint_eq(got[10].sum_n, 322122547125000u);
+	ck_assert_uint_eq(got[10].sum_d, NWINDOWS);
+	ck_assert_uint_eq(got[10].no_value, 0);
+	ck_assert(!got[10].overflow);
+	free(t);
+	counter_plan_free(&plan);
+}
+END_TEST
+
+/* Too few narrow sums for a loop of their own, but the average timer's
+ * count still a single divisor: its pair (N = 2^48 - 1, never carried)
+ * folded after 65536 windows all the same; 70000 windows, the count 1. */
+START_TEST(narrow_few)
+{
+	static const uint8_t bits[2] = { 48, 48 };
+	struct counter_feed f, rest[1];
+	struct counter_acc want, got;
+	struct counter_plan plan;
+	uint64_t x[2], *t;
+	size_t nrest, folds = 0;
+
+	counter_feed_init(&f, counter_type_by_name("PERF_AVERAGE_TIMER"), 0, 10000);
+	f.n = 0;
+	f.d = f.b = 1;
+	f.need = 1;
+	counter_acc_init(&want, (enum counter_type)f.type);
+	counter_acc_init(&got, (enum counter_type)f.type);
+	ck_assert_int_eq(counter_plan_init(&plan, &f, 1, 2, bits, rest, &nrest), PM_OK);
+	ck_assert_uint_eq(plan.sums.at[1], 0);    /* both sums carried */
+	ck_assert_uint_eq(plan.zeros.at[1], 1);   /* the count single */
+	ck_assert_uint_eq(plan.fold_at, 65536);
+	t = calloc(plan.words, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	for (size_t k = 0; k < 70000; k++) {
+		struct counter_figures win = { x, 1, k };
+
+		x[0] = ((uint64_t)1 << 48) - 1;
+		x[1] = 1;
+		counter_feed_add(&want, &f, 1, &win, 1);
+		if (counter_totals_add(&plan, t, x, x + 2)) {
+			counter_totals_fold(&plan, t, &got);
+			folds++;
+		}
+	}
+	counter_totals_fold(&plan, t, &got);
+	compare_n(&want, &got, 1);
+	ck_assert_uint_eq(folds, 1);
+	/* 70000 (2^48 - 1) = 2^64 + 4464 2^48 - 70000 */
+	ck_assert_uint_eq(got.sum_n, 4464 * ((uint64_t)1 << 48) - 70000);
+	ck_assert(got.overflow);
+	ck_assert_uint_eq(got.sum_db, 70000);
+	ck_assert_uint_eq(got.no_value, 0);
+	free(t);
+	counter_plan_free(&plan);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -191,6 +328,8 @@ unit_suite(void)
 	tcase_add_test(tc, same_as_one_by_one);
 	tcase_add_test(tc, overflow);
 	tcase_add_test(tc, by_hand);
+	tcase_add_test(tc, narrow);
+	tcase_add_test(tc, narrow_few);
 	suite_add_tcase(s, tc);
 	return s;
 }
