@@ -132,8 +132,10 @@ pipeline_open(struct pipeline **out, const struct pipeline_opts *o,
 	p->records.pm_ctx = &p->peeked;
 	p->records.smf_header = smfhdr_plausible;
 	p->records.smf_ctx = &p->smfhdr;
-	if (!emit)
+	if (!emit) {
 		emit = drop_interval;
+		p->stage.figures_unread = true;
+	}
 	if ((st = smf_open(&p->smf, &o->smf, pm, &p->smfhdr, src, d)) != PM_OK ||
 	    (st = coverage_open(&p->coverage, &co, src, d, &p->total)) != PM_OK)
 		goto fail;

@@ -169,8 +169,13 @@ interval_part(struct pm_stage *s, struct span rec, const struct pm_header *h,
 	} else {
 		return;
 	}
-	if ((v = reasm_place(s->reasm, &p)) != NULL)
-		p.decoded = pmint_part_decode(pm, h, rec, v, &suspect);
+	if ((v = reasm_place(s->reasm, &p)) != NULL) {
+		/* a suspect part's figures are read for check_buckets */
+		if (s->figures_unread)
+			p.decoded = pmint_part_check(pm, h, rec, &suspect);
+		if (!s->figures_unread || suspect)
+			p.decoded = pmint_part_decode(pm, h, rec, v, &suspect);
+	}
 	st = reasm_part(s->reasm, &p);
 	if (st == PM_E_SHORT_PART) {
 		damaged(s, st, offset, rec.len, NULL);

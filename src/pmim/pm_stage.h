@@ -27,6 +27,8 @@ struct pm_stage {
 	struct diag *diag;
 	struct tally *tally;
 	int64_t max_interval;     /* stamp units: longer is damage */
+	bool figures_unread;      /* no report reads the intervals' figures
+	                             (the inventory): parts only checked */
 	const struct tzone *zone;  /* NULL: times stay as recorded */
 	int64_t *last_start;       /* by source: the UTC start of its last
 	                              part in this input; INT64_MIN: none */

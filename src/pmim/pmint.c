@@ -500,9 +500,37 @@ pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
 	return pmint_peek(pm, bytes, &h->length, &h->type);
 }
 
-pm_status
-pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
-                  struct span rec, uint64_t *values, bool *suspect)
+/* The tests failed (pmint_bucket_suspect) by count buckets from b, their
+ * figures stored at v, four slots a bucket, unless v is NULL (a constant
+ * where it is inlined). */
+static inline unsigned
+buckets_read(const uint8_t *b, size_t count, uint64_t *v)
+{
+	unsigned odd = 0;
+
+	/* unrolled: a bucket is a few loads, its loop as many again */
+#pragma GCC unroll 4
+	for (size_t k = 0; k < count; k++, b += 12) {
+		/* sum and highest in one load */
+		uint64_t sh = be_load64(b), sum = sh >> 32, high = (uint32_t)sh;
+		uint64_t n = be_load32(b + 8);
+
+		if (v) {
+			v[4 * k] = sum;
+			v[4 * k + 1] = high;
+			v[4 * k + 2] = n;
+		}
+		odd += pmint_bucket_suspect(sum, high, n);
+	}
+	return odd;
+}
+
+/* The part's figures read from rec: stored into values, or with values
+ * NULL only its buckets checked (a constant where it is inlined, so that
+ * each caller gets a loop of its own). */
+static inline pm_status
+part_read(const struct pmint *pm, const struct pm_header *h, struct span rec,
+          uint64_t *values, bool *suspect)
 {
 	unsigned p = h->seq;
 	unsigned odd = 0;  /* tests failed, pmint_bucket_suspect */
@@ -518,20 +546,18 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 	 * a time. */
 	for (const struct pm_run *r = pm->runs[p], *end = r + pm->nruns[p]; r < end; r++) {
 		const uint8_t *b = rec.p + r->offset;
-		uint64_t *v = values + r->field;
+		uint64_t *v;
 
+		if (!values) {
+			/* only buckets are checked */
+			if (r->width == 0)
+				odd += buckets_read(b, r->count, NULL);
+			continue;
+		}
+		v = values + r->field;
 		switch (r->width) {
 		case 0:
-			/* unrolled: a bucket is a few loads, its loop as many again */
-#pragma GCC unroll 4
-			for (size_t k = 0; k < r->count; k++, b += 12, v += 4) {
-				/* sum and highest in one load */
-				uint64_t sh = be_load64(b);
-				v[0] = sh >> 32;
-				v[1] = (uint32_t)sh;
-				v[2] = be_load32(b + 8);
-				odd += pmint_bucket_suspect(v[0], v[1], v[2]);
-			}
+			odd += buckets_read(b, r->count, v);
 			break;
 		case 4:
 			for (size_t k = 0; k < r->count; k++)
@@ -547,6 +573,20 @@ pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 	}
 	*suspect = odd || pm->check_always[p];
 	return rec.len > pm->part_len[p] ? PM_E_LONG_PART : PM_OK;
+}
+
+pm_status
+pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
+                  struct span rec, uint64_t *values, bool *suspect)
+{
+	return part_read(pm, h, rec, values, suspect);
+}
+
+pm_status
+pmint_part_check(const struct pmint *pm, const struct pm_header *h,
+                 struct span rec, bool *suspect)
+{
+	return part_read(pm, h, rec, NULL, suspect);
 }
 
 unsigned

@@ -169,6 +169,11 @@ pmint_bucket_suspect(uint64_t sum, uint64_t high, uint64_t count)
 pm_status pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
                             struct span rec, uint64_t *values, bool *suspect);
 
+/* What pmint_part_decode returns and says of part h->seq in rec, with no
+ * figure stored: for a run whose reports read no figures (the inventory). */
+pm_status pmint_part_check(const struct pmint *pm, const struct pm_header *h,
+                           struct span rec, bool *suspect);
+
 /* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
 unsigned pmint_all_parts(const struct pmint *pm);
 

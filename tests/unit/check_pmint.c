@@ -145,6 +145,12 @@ START_TEST(lengths)
 	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values, &suspect), PM_E_BAD_SEQUENCE);
 	h.seq = 0;
 	ck_assert_int_eq(pmint_part_decode(&pm, &h, span_make(r, 0x100), values, &suspect), PM_E_BAD_SEQUENCE);
+	/* checked without decoding: the same statuses */
+	ck_assert_int_eq(pmint_part_check(&pm, &h, span_make(r, 0x100), &suspect), PM_E_BAD_SEQUENCE);
+	h.seq = 2;
+	ck_assert_int_eq(pmint_part_check(&pm, &h, span_make(r, 0xF4), &suspect), PM_OK);
+	ck_assert_int_eq(pmint_part_check(&pm, &h, span_make(r, 0xF3), &suspect), PM_E_SHORT_PART);
+	ck_assert_int_eq(pmint_part_check(&pm, &h, span_make(r, 0x100), &suspect), PM_E_LONG_PART);
 }
 END_TEST
 
@@ -177,8 +183,12 @@ START_TEST(suspect_buckets)
 				put_bucket(r, &pm.lay.buckets[j], 100, 10, 20);
 		ck_assert_int_eq(pmint_part_decode(&pm, &h, rec, values, &suspect), PM_OK);
 		ck_assert_msg(!suspect, "bucket %s", b->label);
+		ck_assert_int_eq(pmint_part_check(&pm, &h, rec, &suspect), PM_OK);
+		ck_assert_msg(!suspect, "bucket %s, checked", b->label);
 		for (size_t k = 0; k < 3; k++) {
 			put_bucket(r, b, broken[k][0], broken[k][1], broken[k][2]);
+			ck_assert_int_eq(pmint_part_check(&pm, &h, rec, &suspect), PM_OK);
+			ck_assert_msg(suspect, "bucket %s, rule %zu, checked", b->label, k);
 			ck_assert_int_eq(pmint_part_decode(&pm, &h, rec, values, &suspect), PM_OK);
 			ck_assert_msg(suspect, "bucket %s, rule %zu", b->label, k);
 			ck_assert_uint_eq(values[b->sum], broken[k][0]);
@@ -211,6 +221,8 @@ START_TEST(suspect_bucket_edges)
 
 	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
 		put_bucket(r, b, c[k].sum, c[k].high, c[k].count);
+		ck_assert_int_eq(pmint_part_check(&pm, &h, rec, &suspect), PM_OK);
+		ck_assert_msg(suspect == c[k].suspect, "case %zu, checked", k);
 		ck_assert_int_eq(pmint_part_decode(&pm, &h, rec, values, &suspect), PM_OK);
 		ck_assert_msg(suspect == c[k].suspect, "case %zu", k);
 		ck_assert_uint_eq(values[b->sum], c[k].sum);
