@@ -206,7 +206,7 @@ settle(struct report *r)
 }
 
 /* The figures of fr beside its own, into r->extra; its flags. */
-static unsigned
+static inline unsigned
 frame_extras(struct report *r, const struct frame *fr)
 {
 	unsigned have = metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses);
