@@ -16,6 +16,9 @@ plan_formula(const struct counter_feed *f)
 	case CF_RAW: case CF_DELTA: case CF_MAX: case CF_RATE: case CF_FRACTION:
 	case CF_AVG_TIMER:
 		return ti->formula;
+	case CF_RATIO:
+		/* an inverse one's window has no value where N passes D */
+		return ti->inverse ? CF_NONE : CF_RATIO;
 	default:
 		return CF_NONE;
 	}
@@ -31,7 +34,7 @@ uses_tb(unsigned op)
 static bool
 divides(unsigned op, const struct counter_feed *f, uint16_t *slot)
 {
-	if (op == CF_RATE)
+	if (op == CF_RATE || op == CF_RATIO)
 		*slot = f->d;
 	else if (op == CF_FRACTION || op == CF_AVG_TIMER)
 		*slot = f->b;

@@ -4,9 +4,9 @@
  * for its total, its average and its share, its count for the number of
  * waits, the average and the rate. Fed column by column, each window is
  * read and added once a column (counter_feed_add). The formulas that only
- * add (RAW, DELTA, MAX, RATE, FRACTION, AVG_TIMER) need no more of a
- * window than the totals of its figures: the sum of each figure, the
- * maximum of each MAX reads, and for the formulas that skip a window whose
+ * add (RAW, DELTA, MAX, RATE, RATIO but an inverse one, FRACTION,
+ * AVG_TIMER) need no more of a window than the totals of its figures: the
+ * sum of each figure, the maximum of each MAX reads, and for the formulas that skip a window whose
  * divisor is 0, how many windows had it 0 and the sum of the figure over
  * them. A plan lists those once for all the feeds; a group keeps them in a
  * vector of words (counter_totals_add, one pass over the figures a window

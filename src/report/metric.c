@@ -4,6 +4,7 @@
 
 #include "core/fmtnum.h"
 #include "core/gcd.h"
+#include "core/grow.h"
 #include "report/metric.h"
 
 typedef unsigned __int128 u128;
@@ -19,37 +20,56 @@ metric_acc_type(const struct rpt_column *c)
 pm_status
 metric_slots_of(struct metric_slots *sl, const struct schema *s)
 {
-	sl->virt = s->nfigures;
+	*sl = (struct metric_slots){ .virt = s->nfigures };
 	sl->sums = sl->virt + TERM_KINDS;
-	sl->count = sl->sums + s->nsums;
+	sl->combos = sl->count = sl->sums + s->nsums;
 	return sl->count <= UINT16_MAX ? PM_OK : PM_E_LAYOUT;
+}
+
+void
+metric_slots_free(struct metric_slots *sl)
+{
+	free(sl->combo);
+	sl->combo = NULL;
+	sl->cap = 0;
+	sl->count = sl->combos;
+}
+
+/* The bits a slot's values are below (metric_slot_bits), 0: unknown. */
+static unsigned
+slot_bits(const struct schema *s, const struct metric_slots *sl, size_t slot)
+{
+	unsigned rows = 0, b = 0;
+	bool known = s->family.nrows > 0;
+
+	if (slot < sl->virt)
+		return s->figures[slot].bits < 64 ? s->figures[slot].bits : 0;
+	if (slot < sl->sums) {
+		size_t k = slot - sl->virt;
+
+		return k == TERM_FIGURE || k == TERM_INTERVAL || k == TERM_COMPLETE ||
+		       k == TERM_INCOMPLETE;
+	}
+	if (slot >= sl->combos)
+		return sl->combo[slot - sl->combos].bits;
+	while (rows < 64 && (uint64_t)1 << rows < s->family.nrows)
+		rows++;
+	/* nrows figures below 2^b are below 2^(b + rows) */
+	for (size_t i = 0; i < s->family.nrows; i++) {
+		unsigned f = s->figures[s->family.rows[i].figure[s->sums[slot - sl->sums].member]]
+		             .bits;
+
+		known = known && f != 0;
+		b = f > b ? f : b;
+	}
+	return known && b + rows < 64 ? b + rows : 0;
 }
 
 void
 metric_slot_bits(uint8_t *bits, const struct schema *s, const struct metric_slots *sl)
 {
-	unsigned rows = 0;
-
-	for (size_t i = 0; i < sl->virt; i++)
-		bits[i] = (uint8_t)(s->figures[i].bits < 64 ? s->figures[i].bits : 0);
-	for (size_t k = 0; k < TERM_KINDS; k++)
-		bits[sl->virt + k] = k == TERM_FIGURE || k == TERM_INTERVAL ||
-		                     k == TERM_COMPLETE || k == TERM_INCOMPLETE;
-	while (rows < 64 && (uint64_t)1 << rows < s->family.nrows)
-		rows++;
-	/* nrows figures below 2^b are below 2^(b + rows) */
-	for (size_t k = 0; k < s->nsums; k++) {
-		unsigned b = 0;
-		bool known = s->family.nrows > 0;
-
-		for (size_t i = 0; i < s->family.nrows; i++) {
-			unsigned f = s->figures[s->family.rows[i].figure[s->sums[k].member]].bits;
-
-			known = known && f != 0;
-			b = f > b ? f : b;
-		}
-		bits[sl->sums + k] = (uint8_t)(known && b + rows < 64 ? b + rows : 0);
-	}
+	for (size_t i = 0; i < sl->count; i++)
+		bits[i] = (uint8_t)slot_bits(s, sl, i);
 }
 
 /* The slot a term reads; row is the report row's family row. */
@@ -65,32 +85,112 @@ term_slot(const struct metric_slots *sl, const struct rpt_term *t,
 	}
 }
 
-/* N (k 0), D (1) or B (2): the sums it reads, its slot when it is one
- * term read as it is, and whether it is (or absent). */
-static bool
-bind_ref(const struct metric_cell *cell, uint16_t *slot, const struct rpt_ref *r,
-         bool present, unsigned *uses)
+/* The smallest b with v <= 2^b. */
+static unsigned
+log2_up(uint64_t v)
 {
-	uint16_t zero = (uint16_t)(cell->slots->virt + TERM_FIGURE);
+	return v <= 1 ? 0 : 64u - (unsigned)__builtin_clzll(v - 1);
+}
 
-	*slot = zero;
-	if (!present)
-		return true;
+/* Whether formula f gives no value to a window whose N (k 0), D (1) or B
+ * (2) is 0, as it gives none to one whose reference passes 2**64. */
+static bool
+zero_has_none(unsigned f, unsigned k)
+{
+	switch (f) {
+	case CF_RATE: case CF_RATIO: return k == 1;
+	case CF_MULTI: return k >= 1;
+	case CF_FRACTION: case CF_AVG_TIMER: case CF_RAW_FRACTION: return k == 2;
+	default: return false;
+	}
+}
+
+/* How a reference binds: one slot read as it is, a combination, or
+ * neither (read term by term). */
+struct ref_bind {
+	uint16_t slot;
+	bool combo, ok;
+	struct metric_combo c;
+};
+
+/* N (k 0), D (1) or B (2): the sums it reads, and how it binds (absent:
+ * the zero slot). */
+static void
+bind_ref(struct ref_bind *rb, const struct metric_cell *cell, const struct schema *s,
+         const struct rpt_ref *r, bool present, unsigned k, unsigned *uses)
+{
+	const struct counter_type_info *ti = counter_type_info(cell->type);
+	uint16_t zero = (uint16_t)(cell->slots->virt + TERM_FIGURE);
+	unsigned widest = 0;
+
+	memset(rb, 0, sizeof *rb);
+	rb->slot = zero;
+	rb->ok = true;
+	if (!present || r->nterms == 0)
+		return;
 	for (unsigned i = 0; i < r->nterms; i++)
 		if (r->terms[i].kind == TERM_SUM)
 			*uses |= 1u << r->terms[i].index;
-	if (r->nterms == 1 && r->terms[0].factor == 1)
-		*slot = term_slot(cell->slots, &r->terms[0], cell->row);
-	return r->nterms == 0 || *slot != zero;
+	if (r->nterms == 1 && r->terms[0].factor == 1) {
+		rb->slot = term_slot(cell->slots, &r->terms[0], cell->row);
+		rb->ok = rb->slot != zero;
+		return;
+	}
+	rb->combo = true;
+	rb->c.nterms = r->nterms;
+	for (unsigned i = 0; i < r->nterms; i++) {
+		uint16_t at = term_slot(cell->slots, &r->terms[i], cell->row);
+		unsigned b = slot_bits(s, cell->slots, at), j = i;
+
+		/* in slot order (the frame's figures first): a sum of
+		 * terms passes 2**64 in any order or none */
+		for (; j > 0 && rb->c.slot[j - 1] > at; j--) {
+			rb->c.slot[j] = rb->c.slot[j - 1];
+			rb->c.factor[j] = rb->c.factor[j - 1];
+		}
+		rb->c.slot[j] = at;
+		rb->c.factor[j] = r->terms[i].factor;
+		rb->c.nfirst += at < cell->slots->virt;
+		/* below 2^b times factor: below 2^(b + log2_up(factor)) */
+		b = b && r->terms[i].factor ? b + log2_up(r->terms[i].factor) : 64;
+		widest = b > widest ? b : widest;
+	}
+	widest += log2_up(r->nterms);
+	rb->c.bits = (uint8_t)(widest < 64 ? widest : 0);
+	rb->ok = rb->c.bits != 0 || (ti && zero_has_none(ti->formula, k));
+}
+
+/* The slot of combination c, added to sl's when new; false when there is
+ * no room. */
+static bool
+combo_slot(struct metric_slots *sl, const struct metric_combo *c, uint16_t *slot)
+{
+	size_t n = sl->count - sl->combos, k;
+
+	for (k = 0; k < n; k++)
+		if (sl->combo[k].nterms == c->nterms &&
+		    !memcmp(sl->combo[k].slot, c->slot, c->nterms * sizeof c->slot[0]) &&
+		    !memcmp(sl->combo[k].factor, c->factor, c->nterms * sizeof c->factor[0]))
+			break;
+	if (k == n) {
+		if (sl->count >= UINT16_MAX ||
+		    !grow_table((void **)&sl->combo, &sl->cap, n + 1, sizeof *sl->combo))
+			return false;
+		sl->combo[n] = *c;
+		sl->count++;
+	}
+	*slot = (uint16_t)(sl->combos + k);
+	return true;
 }
 
 void
 metric_bind(struct metric_cell *cell, const struct rpt_column *c,
-            const struct schema *s, const struct metric_slots *slots, int row,
+            const struct schema *s, struct metric_slots *slots, int row,
             size_t acc, unsigned *uses)
 {
 	struct counter_feed *f = &cell->feed;
-	bool n, d, b;
+	struct ref_bind rb[3];
+	uint16_t *at[3] = { &f->n, &f->d, &f->b };
 
 	memset(cell, 0, sizeof *cell);
 	cell->type = metric_acc_type(c);
@@ -112,10 +212,47 @@ metric_bind(struct metric_cell *cell, const struct rpt_column *c,
 		cell->row = &s->family.rows[row];
 		f->need |= (uint8_t)(1u << cell->row->group);
 	}
-	n = bind_ref(cell, &f->n, &c->n, true, uses);
-	d = bind_ref(cell, &f->d, &c->d, c->has_d, uses);
-	b = bind_ref(cell, &f->b, &c->b, c->has_b, uses);
-	cell->simple = n && d && b;
+	bind_ref(&rb[0], cell, s, &c->n, true, 0, uses);
+	bind_ref(&rb[1], cell, s, &c->d, c->has_d, 1, uses);
+	bind_ref(&rb[2], cell, s, &c->b, c->has_b, 2, uses);
+	cell->simple = rb[0].ok && rb[1].ok && rb[2].ok;
+	for (unsigned k = 0; k < 3; k++) {
+		*at[k] = rb[k].slot;
+		if (cell->simple && rb[k].combo)
+			cell->simple = combo_slot(slots, &rb[k].c, at[k]);
+	}
+}
+
+/* *sum plus the terms [from, to) of c, slot base + i's figure in v[i];
+ * true when it passes 2**64. */
+static inline bool
+add_terms(uint64_t *sum, const struct metric_combo *c, unsigned from, unsigned to,
+          const uint64_t *v, size_t base)
+{
+	bool over = false;
+	uint64_t p;
+
+	for (unsigned i = from; i < to; i++) {
+		over |= __builtin_mul_overflow(v[c->slot[i] - base], c->factor[i], &p);
+		over |= __builtin_add_overflow(*sum, p, sum);
+	}
+	return over;
+}
+
+void
+metric_frame_combine(uint64_t *extra, const struct metric_slots *slots, const uint64_t *x)
+{
+	const struct metric_combo *c = slots->combo;
+	uint64_t *out = extra + (slots->combos - slots->virt);
+	size_t virt = slots->virt;
+
+	for (size_t k = 0, n = slots->count - slots->combos; k < n; k++) {
+		uint64_t sum = 0;
+		bool over = add_terms(&sum, &c[k], 0, c[k].nfirst, x, 0) |
+		            add_terms(&sum, &c[k], c[k].nfirst, c[k].nterms, extra, virt);
+
+		out[k] = over ? 0 : sum;
+	}
 }
 
 unsigned

@@ -11,8 +11,9 @@
  * The per-frame path looks nothing up: a column is bound once, for the
  * family row of its report row, to slots of a metric frame (metric_bind),
  * and each frame fills one metric frame, its figures, virtual figures
- * (@duration, ...) and the schema's sums (@wait_time, ...) computed once,
- * for every column to read (metric_frame_set). A report holds up to
+ * (@duration, ...), the schema's sums (@wait_time, ...) and the columns'
+ * combinations computed once, for every column to read
+ * (metric_frame_set). A report holds up to
  * METRIC_BATCH frames of one group back and adds them together: the engine
  * then reads and writes each accumulator once for all of them
  * (counter_feed_add), which is most of the cost of a report of many
@@ -43,19 +44,37 @@
 #include "report/rowsink.h"
 #include "report/rptdef.h"
 
+/* A reference that adds terms or converts clocks, worked out once a
+ * frame into a slot of its own: the sum of factor[i] * x[slot[i]], 0
+ * when it passes 2**64. */
+struct metric_combo {
+	uint16_t slot[RPT_MAX_TERMS];
+	uint64_t factor[RPT_MAX_TERMS];
+	unsigned nterms;
+	unsigned nfirst;    /* terms [0, nfirst) read the frame's figures, in
+	                       slot order, the others the slots after */
+	uint8_t bits;       /* its values are below 2**bits; 0: they may pass 2**64 */
+};
+
 /* Slots of a metric frame, sized from the schema when a report opens: the
  * schema's figures by index, then the virtual figures by term kind, then
- * the schema's sums. The slot of kind TERM_FIGURE, which no term reads
- * there, always holds 0: the zero slot. */
+ * the schema's sums, then the combinations its columns bind (metric_bind,
+ * before the frames are sized). The slot of kind TERM_FIGURE, which no
+ * term reads there, always holds 0: the zero slot. */
 struct metric_slots {
 	size_t virt;        /* the first virtual slot: the schema's figures */
 	size_t sums;        /* the first sum slot */
+	size_t combos;      /* the first combination slot */
 	size_t count;       /* slots a metric frame holds */
+	struct metric_combo *combo;     /* count - combos of them */
+	size_t cap;
 };
 
 /* The slots of schema s; PM_E_LAYOUT when a feed's 16-bit slot numbers
  * cannot reach them all (SCHEMA_MAX_FIGURES keeps a schema below). */
 pm_status metric_slots_of(struct metric_slots *sl, const struct schema *s);
+/* The combinations' table freed, and their slots given up. */
+void metric_slots_free(struct metric_slots *sl);
 
 /* Bit 0 of the groups a frame has, which no group sets: its stamps are
  * valid (start >= 0 and end >= start). */
@@ -93,10 +112,13 @@ struct metric_one {
 
 /* A column bound to the family row of its report row and to its
  * accumulator in a group's array of them. When N, D and B are each one
- * term read as it is (or none: the zero slot), the usual case, the column
- * is simple: the feed's slots are N, D and B, and the engine adds it with
- * the other simple ones (counter_feed_add); otherwise N, D and B are the
- * column's references, read term by term. The feed's need is the groups
+ * term read as it is (or none: the zero slot), the usual case, or a
+ * combination that gives each window what its terms would (one that
+ * cannot pass 2**64, or a divisor whose 0 leaves the window without a
+ * value as passing 2**64 does), the column is simple: the feed's slots
+ * are N, D and B, and the engine adds it with the other simple ones
+ * (counter_feed_add); otherwise N, D and B are the column's references,
+ * read term by term. The feed's need is the groups
  * the column reads (bits 1..7) and METRIC_VALID. first_start and last_end
  * read @start and @end, valid or not. */
 struct metric_cell {
@@ -115,14 +137,17 @@ enum counter_type metric_acc_type(const struct rpt_column *c);
 
 /* Bind column c for family row `row` (-1 for none; a column that names
  * its own row uses that one) to accumulator acc of a group. *uses gets
- * the schema's sums it reads (bit per sum), for metric_frame_extras. */
+ * the schema's sums it reads (bit per sum), for metric_frame_extras; a
+ * combination a reference binds to is added to slots when new (a
+ * column without room for it is read term by term). */
 void metric_bind(struct metric_cell *cell, const struct rpt_column *c,
-                 const struct schema *s, const struct metric_slots *slots,
+                 const struct schema *s, struct metric_slots *slots,
                  int row, size_t acc, unsigned *uses);
 
 /* bits[slot] for every slot of slots (engine/totals.h): the schema's
  * figures' bounds, 1 for the virtual figures that are 0 or 1, a sum's
- * from its rows' (0 where one is unknown), 0 for the others. */
+ * from its rows' (0 where one is unknown), a combination's, 0 for the
+ * others. */
 void metric_slot_bits(uint8_t *bits, const struct schema *s, const struct metric_slots *slots);
 
 /* The virtual figures of fr and the sums in uses, extra[0] being slot
@@ -130,6 +155,12 @@ void metric_slot_bits(uint8_t *bits, const struct schema *s, const struct metric
 unsigned metric_frame_extras(uint64_t *extra, const struct schema *s,
                              const struct metric_slots *slots, const struct frame *fr,
                              unsigned uses);
+
+/* Then, where slots has combinations, theirs (after metric_frame_extras
+ * of the same frame, whose figures are x): a call apart, that a report
+ * without any does not make. */
+void metric_frame_combine(uint64_t *extra, const struct metric_slots *slots,
+                          const uint64_t *x);
 
 /* Fill f from fr: its figures, then the virtual ones and the sums, and
  * the flags, that metric_frame_extras gave (extra, have). */

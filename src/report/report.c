@@ -205,6 +205,17 @@ settle(struct report *r)
 			                    &r->accs[r->totals_owner[k] - 1]);
 }
 
+/* The figures of fr beside its own, into r->extra; its flags. */
+static inline unsigned
+frame_extras(struct report *r, const struct frame *fr)
+{
+	unsigned have = metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses);
+
+	if (r->slots.count > r->slots.combos)
+		metric_frame_combine(r->extra, &r->slots, fr->x);
+	return have;
+}
+
 /* Add fr to the group whose accumulators start at acc: a frame with
  * every group the plan needs to its totals, the columns that the plan
  * does not take (or all, for other frames) held back until the batch is
@@ -212,7 +223,7 @@ settle(struct report *r)
 static void
 add_frame(struct report *r, size_t acc, const struct frame *fr)
 {
-	unsigned have = metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses);
+	unsigned have = frame_extras(r, fr);
 	bool rest = r->plan.nfeeds && (have & r->plan.need) == r->plan.need;
 
 	if (rest) {
@@ -541,7 +552,7 @@ report_frame(const struct frame *fr, void *ctx)
 		/* a row of its own, written now */
 		metric_restart(r->scratch, &r->adder);
 		metric_frame_set(&r->frames[0], r->schema, &r->slots, fr, r->extra,
-		                 metric_frame_extras(r->extra, r->schema, &r->slots, fr, r->uses));
+		                 frame_extras(r, fr));
 		metric_add(r->scratch, &r->adder, r->frames, 1);
 	} else {
 		if (r->o.by == BY_DAY || r->o.by == BY_HOUR)
@@ -748,15 +759,12 @@ alloc_tables(struct report *r)
 	     !(r->cell_end = calloc(r->nrows, sizeof *r->cell_end))))
 		return false;
 	r->blank = calloc(r->stride, sizeof *r->blank);
-	r->frame_figures = calloc(METRIC_BATCH * r->slots.count, sizeof *r->frame_figures);
 	r->order = calloc(r->nbuckets + 1, sizeof *r->order);
 	r->rank_value = calloc(r->nbuckets + 1, sizeof *r->rank_value);
-	for (size_t k = 0; r->frame_figures && k < METRIC_BATCH; k++)
-		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
 	       r->fmt && r->top_fmt && source_filter_init(&r->filter, &r->o, r->src) &&
 	       r->groups && r->accs && r->index && adder && r->direct && r->one && r->direct_run &&
-	       r->blank && r->frame_figures && r->order && r->rank_value;
+	       r->blank && r->order && r->rank_value;
 }
 
 /* Each column's accumulator type and format, then what a frame adds and
@@ -793,8 +801,9 @@ bind_columns(struct report *r)
 		}
 }
 
-/* The plan of the grouped reports' columns (a streamed row's are the
- * frame alone), and the slots of the groups' totals. */
+/* The frames held back, sized now that the columns have bound their
+ * combinations; the plan of the grouped reports' columns (a streamed
+ * row's are the frame alone), and the slots of the groups' totals. */
 static pm_status
 plan_columns(struct report *r)
 {
@@ -803,8 +812,12 @@ plan_columns(struct report *r)
 
 	r->rest = r->adder;
 	if (!(r->rest.feeds = calloc(r->stride, sizeof *r->rest.feeds)) ||
-	    !(r->extra = calloc(r->slots.count - r->slots.virt + 1, sizeof *r->extra)))
+	    !(r->extra = calloc(r->slots.count - r->slots.virt + 1, sizeof *r->extra)) ||
+	    !(r->frame_figures = calloc(METRIC_BATCH * r->slots.count,
+	                                sizeof *r->frame_figures)))
 		return PM_E_NOMEM;
+	for (size_t k = 0; k < METRIC_BATCH; k++)
+		r->frames[k].x = r->frame_figures + k * r->slots.count;
 	if (r->stream) {
 		r->rest.nfeeds = 0;
 		return PM_OK;
@@ -1095,6 +1108,7 @@ report_close(struct report *r)
 	metric_adder_free(&r->adder);
 	free(r->rest.feeds);
 	counter_plan_free(&r->plan);
+	metric_slots_free(&r->slots);
 	free(r->totals);
 	free(r->totals_owner);
 	free(r->extra);

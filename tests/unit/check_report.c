@@ -719,6 +719,89 @@ START_TEST(interval_rows_at_the_limits)
 }
 END_TEST
 
+/* References that add terms or convert clocks: a combination that cannot
+ * pass 2**64 (fullwords: 2 (2**32 - 1); 10**-4 s in TOD units, x409,600),
+ * sums of doublewords that may, where the window has no value, and
+ * divisors that may, whose window then has none either. Interval b's TOD
+ * times pass 2**64 (2**63 + 2**63 + ...); its INTSYTI is 0. */
+static const char combos_rpt[] =
+	"title Combinations\n"
+	"column cnt type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INTDBIR#+INTDBIW#\n"
+	"column tod_sum type=PERF_COUNTER_LARGE_DELTA aggregate=total N=INTTTTI+INTCPTI unit=s decimals=6\n"
+	"column part1_pct type=PERF_COUNTER_TIMER N=INTTIMSY+INTTIMUS D=INTSYTI decimals=3\n"
+	"column share type=PERF_SAMPLE_FRACTION N=INTZPTI B=INTTTTI+INTCPTI+INTZPTI decimals=3\n"
+	"column busy type=PERF_COUNTER_TIMER N=INTSYTI D=@duration decimals=3\n";
+
+static void
+combos_add(struct report *r)
+{
+	struct interval a = make("SYSA", "2025-03-03 10:00", "2025-03-03 10:15");
+	struct interval b = make("SYSA", "2025-03-03 10:15", "2025-03-03 10:30");
+	struct interval c = make("SYSA", "2025-03-03 10:30", "2025-03-03 10:45");
+
+	set(&a, "INTDBIR#", 3);
+	set(&a, "INTDBIW#", 4);
+	set(&a, "INTTTTI", 60 * TOD_S);
+	set(&a, "INTCPTI", 30 * TOD_S);
+	set(&a, "INTZPTI", 10 * TOD_S);
+	set(&a, "INTTIMSY", 10000);     /* 1 s */
+	set(&a, "INTTIMUS", 5000);      /* 0.5 s */
+	set(&a, "INTSYTI", 3 * TOD_S);
+	set(&b, "INTDBIR#", 0xFFFFFFFF);
+	set(&b, "INTDBIW#", 0xFFFFFFFF);
+	set(&b, "INTTTTI", UINT64_C(1) << 63);
+	set(&b, "INTCPTI", UINT64_C(1) << 63);
+	set(&b, "INTZPTI", 5 * TOD_S);
+	set(&b, "INTTIMSY", 0xFFFFFFFF);
+	set(&b, "INTTIMUS", 0xFFFFFFFF);
+	set(&c, "INTTTTI", TOD_S);
+	set(&c, "INTZPTI", TOD_S);
+	set(&c, "INTTIMSY", 2500);      /* 0.25 s */
+	set(&c, "INTSYTI", TOD_S);
+	add(&a, r);
+	add(&b, r);
+	add(&c, r);
+	finish(r);
+}
+
+START_TEST(combinations_as_their_terms)
+{
+	struct report *r = open_report(combos_rpt, BY_INTERVAL);
+
+	combos_add(r);
+	ck_assert_uint_eq(cap.nrows, 3);
+	/* a: 3 + 4; 60 + 30 s; 100 * 1.5 / 3; 100 * 10 / 100; 100 * 3 / 900 */
+	ck_assert_str_eq(cell(0, "cnt"), "7");
+	ck_assert_str_eq(cell(0, "tod_sum"), "90.000000");
+	ck_assert_str_eq(cell(0, "part1_pct"), "50.000");
+	ck_assert_str_eq(cell(0, "share"), "10.000");
+	ck_assert_str_eq(cell(0, "busy"), "0.333");
+	/* b: 2 (2**32 - 1); no sum, no share; D 0; 0 over 900 s */
+	ck_assert_str_eq(cell(1, "cnt"), "8589934590");
+	ck_assert_str_eq(cell(1, "tod_sum"), "");
+	ck_assert_str_eq(cell(1, "part1_pct"), "");
+	ck_assert_str_eq(cell(1, "share"), "");
+	ck_assert_str_eq(cell(1, "busy"), "0.000");
+	/* c: 0; 1 s; 100 * 0.25 / 1; 100 * 1 / 2; 100 * 1 / 900 */
+	ck_assert_str_eq(cell(2, "cnt"), "0");
+	ck_assert_str_eq(cell(2, "tod_sum"), "1.000000");
+	ck_assert_str_eq(cell(2, "part1_pct"), "25.000");
+	ck_assert_str_eq(cell(2, "share"), "50.000");
+	ck_assert_str_eq(cell(2, "busy"), "0.111");
+
+	r = open_report(combos_rpt, BY_TOTAL);
+	combos_add(r);
+	ck_assert_uint_eq(cap.nrows, 1);
+	/* 7 + 8589934590; 90 + 1 s (b none); 100 * 1.75 / 4 (b none);
+	 * 100 * (10 + 1) / (100 + 2) = 10.7843... (b none); 100 * 4 / 2700 */
+	ck_assert_str_eq(cell(0, "cnt"), "8589934597");
+	ck_assert_str_eq(cell(0, "tod_sum"), "91.000000");
+	ck_assert_str_eq(cell(0, "part1_pct"), "43.750");
+	ck_assert_str_eq(cell(0, "share"), "10.784");
+	ck_assert_str_eq(cell(0, "busy"), "0.148");
+}
+END_TEST
+
 /* ---------------------------------------------------------------------- */
 /* The summary: the top five buckets by total wait time */
 
@@ -773,6 +856,7 @@ unit_suite(void)
 	tcase_add_test(core, selection);
 	tcase_add_test(core, intervals_row);
 	tcase_add_test(core, interval_rows_at_the_limits);
+	tcase_add_test(core, combinations_as_their_terms);
 	tcase_add_test(core, summary_top_five);
 	tcase_add_test(core, what_matched_nothing);
 	tcase_add_test(limits, group_limit);

@@ -13,7 +13,7 @@
 
 #define SPLIT 6        /* slots 0-5 from the first vector, 6-9 the second */
 #define SLOTS 10
-#define NFEEDS 11
+#define NFEEDS 12
 
 static struct counter_feed feeds[NFEEDS];
 
@@ -41,7 +41,8 @@ setup_feeds(void)
 	feed(7, "PERF_SAMPLE_FRACTION", 0, 9, 3, 0);          /* a second N over B 3 */
 	feed(8, "PERF_AVERAGE_TIMER", 2, 9, 3, 0);            /* TB 0: never a value */
 	feed(9, "PERF_RAW_FRACTION", 2, 9, 3, 0);             /* not the plan's */
-	feed(10, "PERF_COUNTER_TIMER", 5, 6, 9, 10000000);    /* not the plan's */
+	feed(10, "PERF_COUNTER_TIMER", 1, 6, 9, 10000000);    /* RATIO: N over D */
+	feed(11, "PERF_COUNTER_TIMER_INV", 1, 6, 9, 10000000); /* inverse: not the plan's */
 }
 
 static uint64_t
@@ -88,7 +89,7 @@ run(size_t nwin, bool big, uint64_t seed)
 
 	setup_feeds();
 	ck_assert_int_eq(counter_plan_init(&plan, feeds, NFEEDS, SPLIT, NULL, rest, &nrest), PM_OK);
-	ck_assert_uint_eq(plan.nfeeds, 9);
+	ck_assert_uint_eq(plan.nfeeds, 10);
 	ck_assert_uint_eq(nrest, 2);
 	ck_assert_uint_eq(plan.need, 1);
 	t = calloc(plan.words, sizeof *t);
@@ -175,6 +176,11 @@ START_TEST(by_hand)
 	/* FRACTION over slot 4: 5, 0, 1: (600 + 400) / 6 */
 	ck_assert_uint_eq(acc[6].sum_n, 1000);
 	ck_assert_uint_eq(acc[6].sum_db, 6);
+	/* RATIO over slot 6: the third window's D is 0: (4 + 9) over 18000000 */
+	ck_assert_uint_eq(acc[10].sum_n, 13);
+	ck_assert_uint_eq(acc[10].sum_d, 18000000);
+	ck_assert_uint_eq(acc[10].no_value, 1);
+	ck_assert_uint_eq(acc[10].windows, 3);
 	/* TB 0: no window has a value */
 	ck_assert_uint_eq(acc[8].no_value, 3);
 	ck_assert_uint_eq(acc[8].sum_n, 0);
