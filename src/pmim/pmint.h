@@ -77,6 +77,10 @@ struct pmint {
 	                             last of them end: a record that long has
 	                             each loaded as a doubleword, shifted */
 	uint8_t head_shift[PM_HEAD_FIELDS]; /* right by 64 less its bits */
+	bool head_paired;         /* INTLEN (2 bytes), INTRTYPE, INTSEQ#, INTVER#
+	                             (1 each) back to back, and the dates and
+	                             times (4 each) too: a wide header in three
+	                             loads, split by constant shifts */
 	size_t peek_end;          /* where the last of INTLEN, INTRTYPE and
 	                             INTSEQ# ends */
 	unsigned interval_type;   /* INT$TYPE */

@@ -57,6 +57,11 @@ struct slot {
 	bool indexed;                        /* false once a copy took its key */
 };
 
+/* What a placed part is: the next part of a waiting interval, a duplicate
+ * of one it has, the first of a new interval, or the first of the next
+ * copy of a whole one. */
+enum placed { PLACED_ADD, PLACED_DUPLICATE, PLACED_NEW, PLACED_COPY };
+
 struct reasm {
 	const struct pmint *pm;
 	interval_fn emit;
@@ -75,8 +80,11 @@ struct reasm {
 	size_t index_mask;
 	uint64_t parts_seen;
 	int limit_reported;
-	/* what reasm_place found, for the reasm_part that follows */
-	uint32_t found, found_hash;
+	/* what reasm_place found, for the reasm_part that follows: what the
+	 * part is to its slot, so that nothing is asked again */
+	enum placed placed;
+	struct slot *found;
+	uint32_t found_hash;
 	size_t found_bucket;
 };
 
@@ -285,16 +293,12 @@ decoded(const struct pm_part *p)
 	return p->decoded == PM_OK || p->decoded == PM_E_LONG_PART;
 }
 
+/* A part the interval lacks. */
 static pm_status
-add_part(struct reasm *r, struct slot *s, const struct pm_part *p)
+add_part(struct slot *s, const struct pm_part *p)
 {
-	struct interval *iv = &s->iv;
-
-	if (has_part(r, s, p))
-		return report_duplicate(r, p, iv->start, iv->end,
-		                        s->part_offset[p->seq]);
 	if (decoded(p)) {
-		iv->parts |= 1u << p->seq;
+		s->iv.parts |= 1u << p->seq;
 		s->part_offset[p->seq] = p->offset;
 	}
 	return p->decoded;
@@ -416,6 +420,7 @@ uint64_t *
 reasm_place(struct reasm *r, const struct pm_part *p)
 {
 	uint32_t slot = newest(r, p);
+	struct slot *s;
 
 	r->found_hash = 0;
 	r->found_bucket = 0;
@@ -423,12 +428,19 @@ reasm_place(struct reasm *r, const struct pm_part *p)
 		r->found_hash = key_hash(p);
 		slot = index_find(r, r->found_hash, p, &r->found_bucket);
 	}
-	r->found = slot;
-	if (slot != NO_SLOT && has_part(r, &r->slots[slot], p)) {
-		if (r->slots[slot].iv.parts != r->all_parts)
+	if (slot == NO_SLOT) {
+		r->placed = PLACED_NEW;
+	} else {
+		r->found = s = &r->slots[slot];
+		if (!has_part(r, s, p)) {
+			r->placed = PLACED_ADD;
+			return s->iv.v;
+		}
+		if (s->iv.parts != r->all_parts) {
+			r->placed = PLACED_DUPLICATE;
 			return NULL;
-	} else if (slot != NO_SLOT) {
-		return r->slots[slot].iv.v;
+		}
+		r->placed = PLACED_COPY;
 	}
 	/* a new interval, or the next copy of a whole one: the spare slot */
 	return r->figures + ring_at(r, r->count) * r->pm->lay.nfields;
@@ -437,24 +449,31 @@ reasm_place(struct reasm *r, const struct pm_part *p)
 pm_status
 reasm_part(struct reasm *r, const struct pm_part *p)
 {
-	uint32_t hash = r->found_hash, slot = r->found;
-	size_t bucket = r->found_bucket;
+	struct slot *s = r->found;
+	uint32_t hash;
+	size_t bucket;
 	pm_status st;
 
 	r->parts_seen++;
-	if (slot != NO_SLOT && r->slots[slot].iv.parts == r->all_parts &&
-	    has_part(r, &r->slots[slot], p)) {
+	switch (r->placed) {
+	case PLACED_ADD:
+		st = add_part(s, p);
+		break;
+	case PLACED_DUPLICATE:
+		st = report_duplicate(r, p, s->iv.start, s->iv.end, s->part_offset[p->seq]);
+		break;
+	case PLACED_COPY:
 		/* the next copy of a whole interval takes its key */
-		hash = r->slots[slot].hash;
+		hash = s->hash;
 		(void)index_find(r, hash, p, &bucket);
-		r->slots[slot].indexed = false;
+		s->indexed = false;
 		st = new_interval(r, hash, bucket, p);
 		if (!decoded(p))
-			r->slots[slot].indexed = true;
-	} else if (slot != NO_SLOT) {
-		st = add_part(r, &r->slots[slot], p);
-	} else {
-		st = new_interval(r, hash, bucket, p);
+			s->indexed = true;
+		break;
+	default:
+		st = new_interval(r, r->found_hash, r->found_bucket, p);
+		break;
 	}
 	drain(r);
 	return st;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/layout_text.h"
 #include "pmim/pmint.h"
 
 static struct pmint pm;
@@ -287,6 +288,43 @@ START_TEST(record_length_peeked)
 }
 END_TEST
 
+/* The listing's header is paired (INTLEN to INTVER# back to back, the
+ * dates and times too): read in three loads. With INTSTIME and INTEDATE
+ * swapped it is not, and each field is read by its own offset and width,
+ * to the same header. */
+START_TEST(header_unpaired)
+{
+	static struct pmint swapped;
+	char err[160], *text = strdup(pmintds_listing), *st, *ed;
+	uint8_t r[0xF0];
+	struct pm_header h;
+	struct pm_peeked k = { &swapped, NULL, { 0 } };
+	bool plausible;
+
+	ck_assert(pm.head_paired);
+	ck_assert_ptr_nonnull(text);
+	st = strstr(text, "000010 INTSTIME");
+	ed = strstr(text, "000014 INTEDATE");
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_nonnull(ed);
+	memcpy(st + 7, "INTEDATE", 8);
+	memcpy(ed + 7, "INTSTIME", 8);
+	ck_assert_int_eq(pmint_bind(&swapped, text, "x.lst", err, sizeof err), PM_OK);
+	ck_assert(!swapped.head_paired);
+	part1(r);
+	put_be(r + 0x10, 4, 0x0126334F);  /* INTEDATE */
+	put_be(r + 0x14, 4, 36000000);    /* INTSTIME */
+	ck_assert_int_eq(pmint_header_read(&swapped, span_make(r, 0xF0), &h), PM_OK);
+	check_part1_header(&h);
+	ck_assert_uint_eq(pmint_record_length(r, 0xF0, &plausible, &k), 0xF0);
+	ck_assert(plausible);
+	ck_assert_ptr_eq(k.at, r);
+	check_part1_header(&k.h);
+	pmint_free(&swapped);
+	free(text);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -302,6 +340,7 @@ unit_suite(void)
 	tcase_add_test(tc, suspect_bucket_edges);
 	tcase_add_test(tc, peek);
 	tcase_add_test(tc, record_length_peeked);
+	tcase_add_test(tc, header_unpaired);
 	suite_add_tcase(s, tc);
 	return s;
 }
