@@ -89,6 +89,8 @@ struct report {
 	struct counter_acc *accs;
 	uint32_t *index;       /* group + 1; 0 is empty */
 	size_t index_size;     /* a power of two */
+	size_t last;           /* the group + 1 found last, 0 for none: the
+	                          next frame's, nearly always */
 	struct counter_acc *scratch;  /* the one group of a streamed row: only
 	                                 its bound accumulators are used */
 	/* selection */
@@ -497,17 +499,17 @@ grow(struct report *r)
 	return true;
 }
 
-/* The first accumulator of (source, period), an offset into accs; false
- * when the group would pass --max-groups or memory ran out (reported
- * once). */
-static bool
-find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
+/* find_group's way when the group is not the last one found: through the
+ * index, or a new group. Apart, so that the usual way is a few
+ * instructions inline. */
+static __attribute__((noinline)) bool
+find_group_indexed(struct report *r, uint32_t source, int64_t period, size_t *acc)
 {
-	size_t s = slot_of(r, source, period);
-
-	for (; r->index[s]; s = (s + 1) & (r->index_size - 1)) {
+	for (size_t s = slot_of(r, source, period); r->index[s];
+	     s = (s + 1) & (r->index_size - 1)) {
 		struct group *g = &r->groups[r->index[s] - 1];
 		if (g->source == source && g->period == period) {
+			r->last = r->index[s];
 			*acc = g->acc;
 			return true;
 		}
@@ -523,9 +525,27 @@ find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
 	struct group *g = &r->groups[r->ngroups];
 	*g = (struct group){ source, period, r->ngroups * r->stride };
 	index_put(r, r->ngroups++);
+	r->last = r->ngroups;
 	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
 	*acc = g->acc;
 	return true;
+}
+
+/* The first accumulator of (source, period), an offset into accs; false
+ * when the group would pass --max-groups or memory ran out (reported
+ * once). */
+static inline bool
+find_group(struct report *r, uint32_t source, int64_t period, size_t *acc)
+{
+	if (r->last) {
+		const struct group *g = &r->groups[r->last - 1];
+
+		if (g->source == source && g->period == period) {
+			*acc = g->acc;
+			return true;
+		}
+	}
+	return find_group_indexed(r, source, period, acc);
 }
 
 /* ---------------------------------------------------------------------- */

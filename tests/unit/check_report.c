@@ -608,6 +608,31 @@ START_TEST(group_limit)
 }
 END_TEST
 
+START_TEST(interleaved_sources_keep_their_groups)
+{
+	struct report *r = open_report(tasks_rpt, BY_TOTAL);
+	struct interval a = make("SYSA", "2025-03-03 10:00", "2025-03-03 10:15");
+	struct interval b = make("SYSB", "2025-03-03 10:00", "2025-03-03 10:15");
+
+	set(&a, "INT#TSTR", 1);
+	set(&b, "INT#TSTR", 10);
+	/* the group of the frame before, another, then back */
+	add(&a, r);
+	add(&b, r);
+	add(&a, r);
+	add(&a, r);
+	add(&b, r);
+	finish(r);
+	ck_assert_uint_eq(cap.nrows, 2);
+	ck_assert_str_eq(cell(0, "source"), "SYSA");
+	ck_assert_str_eq(cell(0, "intervals"), "3");
+	ck_assert_str_eq(cell(0, "tasks_started"), "3");
+	ck_assert_str_eq(cell(1, "source"), "SYSB");
+	ck_assert_str_eq(cell(1, "intervals"), "2");
+	ck_assert_str_eq(cell(1, "tasks_started"), "20");
+}
+END_TEST
+
 START_TEST(many_groups_grow_the_index)
 {
 	struct report *r = open_report(tasks_rpt, BY_HOUR);
@@ -860,6 +885,7 @@ unit_suite(void)
 	tcase_add_test(core, summary_top_five);
 	tcase_add_test(core, what_matched_nothing);
 	tcase_add_test(limits, group_limit);
+	tcase_add_test(limits, interleaved_sources_keep_their_groups);
 	tcase_add_test(limits, many_groups_grow_the_index);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
