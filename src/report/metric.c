@@ -273,18 +273,17 @@ metric_frame_extras(uint64_t *extra, const struct schema *s, const struct metric
 	virt[TERM_END] = (uint64_t)fr->end;
 	/* PMIM's are fullwords: 48 of them cannot pass 2**64. In locals: a
 	 * store through sums could change the schema's counts. */
-	for (size_t k = 0, nrows = s->family.nrows; k < s->nsums; k++)
-		if (uses & (1u << k)) {
-			const struct schema_row *rows = s->family.rows;
-			const uint64_t *x = fr->x;
-			unsigned m = s->sums[k].member;
-			uint64_t sum = 0;
+	for (size_t nrows = s->family.nrows; uses; uses &= uses - 1) {
+		const struct schema_row *rows = s->family.rows;
+		const uint64_t *x = fr->x;
+		unsigned k = (unsigned)__builtin_ctz(uses), m = s->sums[k].member;
+		uint64_t sum = 0;
 
 #pragma GCC unroll 4
-			for (size_t i = 0; i < nrows; i++)
-				sum += x[rows[i].figure[m]];
-			sums[k] = sum;
-		}
+		for (size_t i = 0; i < nrows; i++)
+			sum += x[rows[i].figure[m]];
+		sums[k] = sum;
+	}
 	return (fr->have & ~METRIC_VALID) | (valid ? METRIC_VALID : 0);
 }
 
