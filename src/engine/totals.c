@@ -46,27 +46,40 @@ divides(unsigned op, const struct counter_feed *f, uint16_t *slot)
 /* The marked slots of mark[0..nmark) as a list, ascending within each
  * of four blocks: the first vector's slots that lead (lead[slot]), its
  * others, then the second vector's alike (rebased to it); index[slot]
- * their places in it. */
+ * their places in it. A lead block starts with the slots of
+ * front[0..nfront) (marked and leading) of its vector, in their order. */
 static bool
 slot_list(struct totals_slots *l, const bool *mark, const bool *lead, size_t nmark,
-          uint16_t split, uint16_t *index)
+          uint16_t split, uint16_t *index, const uint16_t *front, size_t nfront)
 {
 	size_t n = 0;
+	bool *fronted = calloc(nmark, sizeof *fronted);
 
 	for (size_t s = 0; s < nmark; s++)
 		n += mark[s];
-	if (!(l->slot = calloc(n ? n : 1, sizeof *l->slot)))
+	if (!fronted || !(l->slot = calloc(n ? n : 1, sizeof *l->slot))) {
+		free(fronted);
 		return false;
+	}
+	for (size_t k = 0; k < nfront; k++)
+		fronted[front[k]] = true;
 	l->n = 0;
 	for (unsigned block = 0; block < 4; block++) {
 		l->at[block] = l->n;
+		for (size_t k = 0; !(block & 1) && k < nfront; k++)
+			if ((front[k] >= split) == (block >= 2)) {
+				index[front[k]] = (uint16_t)l->n;
+				l->slot[l->n++] = (uint16_t)(front[k] < split ? front[k] : front[k] - split);
+			}
 		for (size_t s = 0; s < nmark; s++)
-			if (mark[s] && (s >= split) == (block >= 2) && lead[s] == !(block & 1)) {
+			if (mark[s] && !fronted[s] && (s >= split) == (block >= 2) &&
+			    lead[s] == !(block & 1)) {
 				index[s] = (uint16_t)l->n;
 				l->slot[l->n++] = (uint16_t)(s < split ? s : s - split);
 			}
 	}
 	l->at[4] = l->n;
+	free(fronted);
 	return true;
 }
 
@@ -127,9 +140,10 @@ narrow(const uint8_t *bits, size_t slot)
 }
 
 /* Which divisor slots have a single pair, whose N is narrow and in the
- * same vector: those take a mask instead of a mark. */
+ * same vector: those take a mask instead of a mark. single_n[slot]: its
+ * N + 1, 0 for the others. */
 static void
-mark_singles(bool *single, const struct totals_feed *tf, size_t ntf, const bool *is_zero,
+mark_singles(uint32_t *single_n, const struct totals_feed *tf, size_t ntf, const bool *is_zero,
              const uint8_t *bits, size_t nmark, uint16_t split)
 {
 	uint32_t *n_of = calloc(nmark, sizeof *n_of);  /* N + 1, or UINT32_MAX: two */
@@ -142,9 +156,103 @@ mark_singles(bool *single, const struct totals_feed *tf, size_t ntf, const bool 
 			n_of[c] = n_of[c] == 0 || n_of[c] == tf[i].feed.n + 1u
 			          ? tf[i].feed.n + 1u : UINT32_MAX;
 	for (size_t s = 0; s < nmark; s++)
-		single[s] = is_zero[s] && n_of[s] != 0 && n_of[s] != UINT32_MAX &&
-		            narrow(bits, n_of[s] - 1u) && (s < split) == (n_of[s] - 1u < split);
+		if (is_zero[s] && n_of[s] != 0 && n_of[s] != UINT32_MAX &&
+		    narrow(bits, n_of[s] - 1u) && (s < split) == (n_of[s] - 1u < split))
+			single_n[s] = n_of[s];
 	free(n_of);
+}
+
+#define TOTALS_UNIT_NEAR 4  /* how far a unit's maximum may lie from its divisor */
+#define TOTALS_UNITS 4      /* units worth loops of their own */
+
+/* The most frequent d of count[0..n), d - off; 0 times: none. */
+static int
+most(const size_t *count, size_t n, size_t off, size_t *times)
+{
+	size_t best = 0;
+
+	for (size_t d = 1; d < n; d++)
+		best = count[d] > count[best] ? d : best;
+	*times = count[best];
+	return (int)best - (int)off;
+}
+
+/* The units (see struct totals_run): single divisors C with both sums
+ * narrow, whose N lies at the distance most of them have, and a maximum
+ * at the distance near C most of those have; each figure in one unit at
+ * most. Their divisors, ascending, to unit_c, their number to *nunits. */
+static bool
+find_units(struct counter_plan *p, const uint32_t *single_n, const bool *is_narrow,
+           const bool *is_max, size_t nmark, uint16_t split, uint16_t *unit_c, size_t *nunits)
+{
+	size_t *count = calloc(2 * nmark, sizeof *count), near[2 * TOTALS_UNIT_NEAR + 1] = { 0 };
+	bool *used = calloc(nmark, sizeof *used);
+	size_t times = 0;
+	int dn = 0, dm = 0;
+
+	*nunits = 0;
+	if (!count || !used) {
+		free(count);
+		free(used);
+		return false;
+	}
+	for (size_t c = 0; c < nmark; c++)
+		if (single_n[c] && is_narrow[c] && is_narrow[single_n[c] - 1])
+			count[single_n[c] - 1 + nmark - c]++;
+	dn = most(count, 2 * nmark, nmark, &times);
+	for (size_t c = 0; times && c < nmark; c++)
+		if (single_n[c] && is_narrow[c] && single_n[c] - 1 == c + dn)
+			for (int d = -TOTALS_UNIT_NEAR; d <= TOTALS_UNIT_NEAR; d++) {
+				size_t m = c + d;
+				near[d + TOTALS_UNIT_NEAR] += d != 0 && d != dn && m < nmark &&
+				                              is_max[m] && (m < split) == (c < split);
+			}
+	if (times)
+		dm = most(near, 2 * TOTALS_UNIT_NEAR + 1, TOTALS_UNIT_NEAR, &times);
+	for (size_t c = 0; times && c < nmark; c++) {
+		size_t n = c + dn, m = c + dm;
+
+		if (single_n[c] && is_narrow[c] && single_n[c] - 1 == n && m < nmark && is_max[m] &&
+		    (m < split) == (c < split) && !used[c] && !used[n] && !used[m]) {
+			used[c] = used[n] = used[m] = true;
+			unit_c[(*nunits)++] = (uint16_t)c;
+		}
+	}
+	if (*nunits < TOTALS_UNITS)
+		*nunits = 0;
+	p->unit_dn = dn;
+	p->unit_dm = dm;
+	free(count);
+	free(used);
+	return true;
+}
+
+/* The runs of the units unit_c[0..nunits), their words found. */
+static bool
+run_list(struct counter_plan *p, const uint16_t *unit_c, size_t nunits, const uint16_t *sum_of,
+         const uint16_t *max_of, const uint16_t *zero_of)
+{
+	if (!(p->runs = calloc(nunits ? nunits : 1, sizeof *p->runs)))
+		return false;
+	for (size_t k = 0; k < nunits; k++) {
+		size_t c = unit_c[k], n = c + p->unit_dn;
+		bool second = c >= p->split;
+		uint16_t at = (uint16_t)(second ? c - p->split : c);
+		struct totals_run *r = &p->runs[p->nruns - (p->nruns > 0)];
+
+		p->units[second]++;
+		if (p->nruns && r->second == second &&
+		    (r->count == 1 || at == r->c + r->count * r->step)) {
+			r->step = r->count == 1 ? (uint16_t)(at - r->c) : r->step;
+			r->count++;
+			continue;
+		}
+		p->runs[p->nruns++] = (struct totals_run){
+			.lo = sum_of[n < c ? n : c], .max = max_of[c + p->unit_dm],
+			.zero = zero_of[c], .pair = p->pair_start[zero_of[c]],
+			.c = at, .count = 1, .second = second };
+	}
+	return true;
 }
 
 pm_status
@@ -154,8 +262,10 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 {
 	size_t nmark = 1, nnarrow[2] = { 0, 0 };
 	unsigned widest = 0;
+	size_t nunits = 0;
 	bool *is_sum = NULL, *is_max = NULL, *is_zero = NULL, *is_narrow = NULL, *single = NULL;
-	uint16_t *sum_of = NULL, *max_of = NULL, *zero_of = NULL;
+	uint32_t *single_n = NULL;
+	uint16_t *sum_of = NULL, *max_of = NULL, *zero_of = NULL, *unit_c = NULL, *front = NULL;
 	bool ok;
 
 	memset(p, 0, sizeof *p);
@@ -172,11 +282,14 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 	is_zero = calloc(nmark, sizeof *is_zero);
 	is_narrow = calloc(nmark, sizeof *is_narrow);
 	single = calloc(nmark, sizeof *single);
+	single_n = calloc(nmark, sizeof *single_n);
+	unit_c = calloc(nmark, sizeof *unit_c);
+	front = calloc(2 * nmark, sizeof *front);
 	sum_of = calloc(nmark, sizeof *sum_of);
 	max_of = calloc(nmark, sizeof *max_of);
 	zero_of = calloc(nmark, sizeof *zero_of);
-	ok = p->feeds && is_sum && is_max && is_zero && is_narrow && single && sum_of &&
-	     max_of && zero_of;
+	ok = p->feeds && is_sum && is_max && is_zero && is_narrow && single && single_n &&
+	     unit_c && front && sum_of && max_of && zero_of;
 	for (size_t i = 0; ok && i < count; i++) {
 		unsigned op = plan_formula(&feeds[i]);
 		uint16_t c;
@@ -209,11 +322,24 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 	 * 2^(64 - widest) windows */
 	p->fold_at = widest ? (uint64_t)1 << (64 - widest) : 0;
 	if (ok)
-		mark_singles(single, p->feeds, p->nfeeds, is_zero, bits, nmark, split);
-	ok = ok && slot_list(&p->sums, is_sum, is_narrow, nmark, split, sum_of) &&
-	     slot_list(&p->maxes, is_max, is_max, nmark, split, max_of) &&
-	     slot_list(&p->zeros, is_zero, single, nmark, split, zero_of) &&
-	     pair_list(p, p->feeds, p->nfeeds, zero_of);
+		mark_singles(single_n, p->feeds, p->nfeeds, is_zero, bits, nmark, split);
+	for (size_t s = 0; ok && s < nmark; s++)
+		single[s] = single_n[s] != 0;
+	ok = ok && find_units(p, single_n, is_narrow, is_max, nmark, split, unit_c, &nunits);
+	/* the units' sums, in their slots' order, then their maxima and divisors */
+	for (size_t k = 0; ok && k < nunits; k++) {
+		uint16_t c = unit_c[k], n = (uint16_t)(c + p->unit_dn);
+
+		front[2 * k] = n < c ? n : c;
+		front[2 * k + 1] = n < c ? c : n;
+	}
+	ok = ok && slot_list(&p->sums, is_sum, is_narrow, nmark, split, sum_of, front, 2 * nunits);
+	for (size_t k = 0; ok && k < nunits; k++)
+		front[k] = (uint16_t)(unit_c[k] + p->unit_dm);
+	ok = ok && slot_list(&p->maxes, is_max, is_max, nmark, split, max_of, front, nunits) &&
+	     slot_list(&p->zeros, is_zero, single, nmark, split, zero_of, unit_c, nunits) &&
+	     pair_list(p, p->feeds, p->nfeeds, zero_of) &&
+	     run_list(p, unit_c, nunits, sum_of, max_of, zero_of);
 	for (size_t i = 0; ok && i < p->nfeeds; i++) {
 		struct totals_feed *tf = &p->feeds[i];
 		uint16_t c;
@@ -229,6 +355,9 @@ counter_plan_init(struct counter_plan *p, const struct counter_feed *feeds, size
 	free(is_zero);
 	free(is_narrow);
 	free(single);
+	free(single_n);
+	free(unit_c);
+	free(front);
 	free(sum_of);
 	free(max_of);
 	free(zero_of);
@@ -248,6 +377,7 @@ counter_plan_free(struct counter_plan *p)
 	free(p->zeros.slot);
 	free(p->pair_n);
 	free(p->pair_start);
+	free(p->runs);
 	memset(p, 0, sizeof *p);
 }
 
@@ -354,26 +484,54 @@ count_zeros(const struct counter_plan *p, const struct words *w, size_t from, si
 	}
 }
 
+/* A run's units from x: three figures each, read once. */
+static inline void
+add_run(const struct counter_plan *p, const struct totals_run *r, const struct words *w,
+        const uint64_t *x)
+{
+	const uint64_t *y = x + r->c;
+	uint64_t *lo = w->lo + r->lo, *max = w->max + r->max, *zero = w->zero + r->zero;
+	uint64_t *pair = w->pair_lo + r->pair;
+	ptrdiff_t dn = p->unit_dn, dm = p->unit_dm;
+	size_t on = dn > 0, oc = !on;  /* N's word after C's when its slot is */
+
+#pragma GCC unroll 4
+	for (size_t u = 0; u < r->count; u++, y += r->step, lo += 2) {
+		uint64_t c = y[0], n = y[dn], m = y[dm];
+		/* all ones when C is 0: C is narrow, C - 1 has its top bit only then */
+		uint64_t none = (uint64_t)((int64_t)(c - 1) >> 63);
+
+		lo[on] += n;
+		lo[oc] += c;
+		if (__builtin_expect(m > max[u], 0))
+			max[u] = m;
+		zero[u] -= none;
+		pair[u] += n & none;
+	}
+}
+
 bool
 counter_totals_add(const struct counter_plan *p, uint64_t *t, const uint64_t *first,
                    const uint64_t *second)
 {
 	struct words w = words_of(p, t);
-	const size_t *s = p->sums.at, *m = p->maxes.at, *z = p->zeros.at;
+	const size_t *s = p->sums.at, *m = p->maxes.at, *z = p->zeros.at, *u = p->units;
 
-	add_narrow(w.lo, p->sums.slot, s[0], s[1], first);
+	for (size_t r = 0; r < p->nruns; r++)
+		add_run(p, &p->runs[r], &w, p->runs[r].second ? second : first);
+	add_narrow(w.lo, p->sums.slot, s[0] + 2 * u[0], s[1], first);
 	add_sums(w.lo, w.carry, p->sums.slot, s[1], s[2], first);
-	add_narrow(w.lo, p->sums.slot, s[2], s[3], second);
+	add_narrow(w.lo, p->sums.slot, s[2] + 2 * u[1], s[3], second);
 	add_sums(w.lo, w.carry, p->sums.slot, s[3], s[4], second);
 	/* many reports have no maxima or no divisors: one test for each */
 	if (p->maxes.n) {
-		take_maxes(w.max, p->maxes.slot, m[0], m[2], first);
-		take_maxes(w.max, p->maxes.slot, m[2], m[4], second);
+		take_maxes(w.max, p->maxes.slot, m[0] + u[0], m[2], first);
+		take_maxes(w.max, p->maxes.slot, m[2] + u[1], m[4], second);
 	}
 	if (p->zeros.n) {
-		single_zeros(p, &w, z[0], z[1], first, 0);
+		single_zeros(p, &w, z[0] + u[0], z[1], first, 0);
 		count_zeros(p, &w, z[1], z[2], first, first, second);
-		single_zeros(p, &w, z[2], z[3], second, p->split);
+		single_zeros(p, &w, z[2] + u[1], z[3], second, p->split);
 		count_zeros(p, &w, z[3], z[4], second, first, second);
 	}
 	return ++*w.windows == p->fold_at;

@@ -41,6 +41,17 @@ struct totals_slots {
 	size_t n, at[5];
 };
 
+/* A run of units, each a single divisor's slot C (C, C + step, ... of
+ * one vector, rebased to it) with its N at C + unit_dn and a maximum at
+ * C + unit_dm: one loop reads each unit's three figures once. Their words
+ * follow each other from lo (N's and C's sums, in their slots' order),
+ * max, zero and pair. */
+struct totals_run {
+	size_t lo, max, zero, pair;
+	uint16_t c, step, count;
+	bool second;
+};
+
 /* A feed of the plan: where its totals are. */
 struct totals_feed {
 	struct counter_feed feed;
@@ -58,7 +69,11 @@ struct counter_plan {
 	uint16_t split;
 	uint64_t fold_at;       /* windows before the narrow sums must be folded;
 	                           0: never */
+	/* each list's lead blocks start with their units' words */
 	struct totals_slots sums, maxes, zeros;
+	struct totals_run *runs;
+	size_t nruns, units[2];  /* units of the first vector, the second */
+	int unit_dn, unit_dm;
 	/* the pairs of each divisor slot zeros.slot[z]: its N slots, pairs
 	 * [pair_start[z], pair_start[z + 1]) */
 	uint16_t *pair_n;

@@ -326,6 +326,109 @@ START_TEST(narrow_few)
 }
 END_TEST
 
+/* Units: 11 buckets, each an average timer of its time (N, slot C - 2)
+ * over its count (C), the maximum of its high (C - 1) and the delta of its
+ * count, at C = 3, 7, 11, 15, then 20, 24, 28 (a gap: two runs), and 35,
+ * 39, 43, 47 in the second vector (from 32); slot 0 wide, a delta and a
+ * maximum of its own. Against the same windows one by one, and three
+ * windows of the first bucket by hand. */
+#define USLOTS 48
+#define USPLIT 32
+#define UBUCKETS 11
+#define UFEEDS (3 * UBUCKETS + 2)
+
+static const uint16_t unit_c[UBUCKETS] = { 3, 7, 11, 15, 20, 24, 28, 35, 39, 43, 47 };
+
+static void
+unit_window(uint64_t *seed, uint64_t x[USLOTS], size_t k)
+{
+	for (size_t s = 0; s < USLOTS; s++)
+		x[s] = next_random(seed) % 100000;
+	x[0] = UINT64_MAX - k;
+	for (size_t b = 0; b < UBUCKETS; b++)
+		if (next_random(seed) % 3 == 0)
+			x[unit_c[b]] = 0;
+}
+
+START_TEST(units)
+{
+	static uint8_t bits[USLOTS];
+	struct counter_feed uf[UFEEDS], rest[UFEEDS];
+	struct counter_acc want[UFEEDS], got[UFEEDS];
+	struct counter_plan plan;
+	uint64_t x[USLOTS], *t, seed = 7;
+	size_t nrest;
+
+	for (size_t s = 1; s < USLOTS; s++)
+		bits[s] = 32;
+	for (size_t b = 0; b < UBUCKETS; b++) {
+		struct counter_feed *f = &uf[3 * b];
+
+		counter_feed_init(&f[0], counter_type_by_name("PERF_AVERAGE_TIMER"),
+		                  (uint32_t)(3 * b), 10000);
+		f[0].n = (uint16_t)(unit_c[b] - 2);
+		f[0].d = 0;
+		f[0].b = unit_c[b];
+		counter_feed_init(&f[1], counter_type_by_name("MAX"), (uint32_t)(3 * b + 1), 0);
+		f[1].n = (uint16_t)(unit_c[b] - 1);
+		f[1].d = f[1].b = 0;
+		counter_feed_init(&f[2], counter_type_by_name("PERF_COUNTER_LARGE_DELTA"),
+		                  (uint32_t)(3 * b + 2), 0);
+		f[2].n = unit_c[b];
+		f[2].d = f[2].b = 0;
+	}
+	counter_feed_init(&uf[UFEEDS - 2], counter_type_by_name("PERF_COUNTER_LARGE_DELTA"),
+	                  UFEEDS - 2, 0);
+	counter_feed_init(&uf[UFEEDS - 1], counter_type_by_name("MAX"), UFEEDS - 1, 0);
+	uf[UFEEDS - 2].n = uf[UFEEDS - 1].n = 0;
+	uf[UFEEDS - 2].d = uf[UFEEDS - 2].b = uf[UFEEDS - 1].d = uf[UFEEDS - 1].b = 0;
+	for (size_t i = 0; i < UFEEDS; i++) {
+		uf[i].need = 1;
+		counter_acc_init(&want[i], (enum counter_type)uf[i].type);
+		counter_acc_init(&got[i], (enum counter_type)uf[i].type);
+	}
+	ck_assert_int_eq(counter_plan_init(&plan, uf, UFEEDS, USPLIT, bits, rest, &nrest), PM_OK);
+	ck_assert_uint_eq(nrest, 0);
+	ck_assert_uint_eq(plan.nruns, 3);
+	ck_assert_uint_eq(plan.units[0], 7);
+	ck_assert_uint_eq(plan.units[1], 4);
+	ck_assert_int_eq(plan.unit_dn, -2);
+	ck_assert_int_eq(plan.unit_dm, -1);
+	t = calloc(plan.words, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+
+	/* bucket 0 by hand: times 10, 20, 30 over counts 1, 0, 2; highs 5, 9, 7 */
+	for (size_t k = 0; k < 3; k++) {
+		memset(x, 0, sizeof x);
+		x[1] = 10 * (k + 1);
+		x[2] = k == 0 ? 5 : k == 1 ? 9 : 7;
+		x[3] = k == 0 ? 1 : k == 1 ? 0 : 2;
+		counter_totals_add(&plan, t, x, x + USPLIT);
+	}
+	counter_totals_fold(&plan, t, got);
+	ck_assert_uint_eq(got[0].sum_n, 40);
+	ck_assert_uint_eq(got[0].sum_db, 3);
+	ck_assert_uint_eq(got[0].no_value, 1);
+	ck_assert_uint_eq(got[1].max_n, 9);
+	ck_assert_uint_eq(got[2].sum_n, 3);
+	for (size_t i = 0; i < UFEEDS; i++)
+		counter_acc_init(&got[i], (enum counter_type)uf[i].type);
+
+	for (size_t k = 0; k < 5000; k++) {
+		struct counter_figures win = { x, 1, k };
+
+		unit_window(&seed, x, k);
+		counter_feed_add(want, uf, UFEEDS, &win, 1);
+		if (counter_totals_add(&plan, t, x, x + USPLIT) || k % 13 == 12)
+			counter_totals_fold(&plan, t, got);
+	}
+	counter_totals_fold(&plan, t, got);
+	compare_n(want, got, UFEEDS);
+	free(t);
+	counter_plan_free(&plan);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -336,6 +439,7 @@ unit_suite(void)
 	tcase_add_test(tc, by_hand);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, narrow_few);
+	tcase_add_test(tc, units);
 	suite_add_tcase(s, tc);
 	return s;
 }
