@@ -552,15 +552,23 @@ segment(struct framer *fr, size_t len, unsigned code, struct fr_record *rec)
 
 /* ---- the framings ---- */
 
+/* The PM record of len bytes at pos, whole in the buffer, handed up. */
+static inline enum step
+take_pm(struct framer *fr, size_t len, struct fr_record *rec)
+{
+	struct span r = span_make(fr->buf + fr->pos, len);
+	uint64_t offset = here(fr);
+
+	fr->pos += len;
+	return whole_record(fr, r, offset, true, rec);
+}
+
 /* The PM record at pos, its length len read from avail bytes there, when
  * it is not whole in the buffer or not plausible. */
 static enum step
 pm_unusual(struct framer *fr, size_t len, size_t avail, bool plausible,
            struct fr_record *rec)
 {
-	struct span r;
-	uint64_t offset;
-
 	if (len == 0 && avail < fr->rs->pm_peek)
 		return truncated(fr, avail, fr->rs->pm_peek, "PM record length");
 	if (len < DESC_LEN)
@@ -574,10 +582,7 @@ pm_unusual(struct framer *fr, size_t len, size_t avail, bool plausible,
 		return STEP_ERROR;
 	if (avail < len)
 		return cut_short(fr, avail, len, "PM record", 2);
-	r = span_make(fr->buf + fr->pos, len);
-	offset = here(fr);
-	fr->pos += len;
-	return whole_record(fr, r, offset, true, rec);
+	return take_pm(fr, len, rec);
 }
 
 /* Every record of a PM stream is kept (its content is PM); nearly every
@@ -586,8 +591,6 @@ static enum step
 step_pm(struct framer *fr, struct fr_record *rec)
 {
 	size_t avail, len;
-	uint64_t offset;
-	struct span r;
 	bool plausible;
 
 	if (!fill(fr, fr->rs->pm_peek, &avail))
@@ -597,10 +600,7 @@ step_pm(struct framer *fr, struct fr_record *rec)
 	len = fr->rs->pm_length(fr->buf + fr->pos, avail, &plausible, fr->rs->pm_ctx);
 	if (!plausible || len < DESC_LEN || len > avail)
 		return pm_unusual(fr, len, avail, plausible, rec);
-	r = span_make(fr->buf + fr->pos, len);
-	offset = here(fr);
-	fr->pos += len;
-	return whole_record(fr, r, offset, true, rec);
+	return take_pm(fr, len, rec);
 }
 
 static enum step
