@@ -1,6 +1,7 @@
 /* detect.c: what an input is, from its first bytes. See detect.h. */
 #include <config.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -321,11 +322,27 @@ detect_framing_here(const struct fr_records *rs, struct span w, bool at_eof,
 	return false;
 }
 
+/* Whether PM records walk from the start of w to its end, every one
+ * plausible (the last may run past it), detection's units at least. */
+static bool
+pm_walks_whole(const struct fr_records *rs, struct span w)
+{
+	/* the window's end taken as the input's: a record it cuts ends the walk */
+	struct walk k = { .rs = rs, .w = w, .at_eof = true };
+
+	return walk_run(&k, FRAMING_PM, UINT_MAX) && k.units >= walk_rules[FRAMING_PM].detect_units;
+}
+
 /* Each framing in turn, clean input first (segments in order, from the
  * start), then input whose first records are damaged: a BDW file whose
  * first block is damaged must not pass for RDW records first, for a BDW
  * and the SDW after it can look like an RDW and a PM record header; and
- * RDWs can walk as PM records. */
+ * RDWs can walk as PM records. But a window that is PM records from its
+ * first byte to its last, and not RDWs, is no dump with a damaged start:
+ * its descriptors would have a type of x'00' where PM records have theirs,
+ * unless every one of them were a spanned segment. The searches for a
+ * damaged start, which try every offset of the window (most of the time
+ * it takes to read a small PM file), are then left out. */
 bool
 detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
                enum framing *out)
@@ -334,6 +351,11 @@ detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
 
 	for (size_t i = 0; i < 2 * n; i++) {
 		enum framing f = detect_order[i / 2];
+		/* before the first search for a damaged start */
+		if (i == 1 && pm_walks_whole(rs, w) && !walks_clean(rs, FRAMING_RDW, w, at_eof)) {
+			*out = FRAMING_PM;
+			return true;
+		}
 		if (i % 2 == 0 ? walks_clean(rs, f, w, at_eof)
 		               : walks_despite_damage(rs, f, w, at_eof)) {
 			*out = f;

@@ -1179,6 +1179,33 @@ START_TEST(test_detect_rdw_pm)
 }
 END_TEST
 
+/* RDW records that are all spanned: each segment's descriptor, x'0068'
+ * and its code 1, 3 or 2 then x'00', reads as a plausible PM header of
+ * 104 bytes, so that the whole file walks as PM records too. The RDWs,
+ * which walk cleanly, must win. */
+START_TEST(test_detect_rdw_all_spanned)
+{
+	struct bytes b = { 0 };
+	struct framer_opts o = opts(FRAMING_AUTO);
+	static const unsigned codes[3] = { 1, 3, 2 };
+	struct run r;
+
+	for (unsigned i = 0; i < 4; i++) {
+		uint8_t *d = smf_data(30, 300, i);
+		for (unsigned k = 0; k < 3; k++)
+			put_segment(&b, codes[k], d + 100 * k, 100);
+		free(d);
+	}
+	run_stream(&r, b.p, b.len, 0, &o);
+	ck_assert_int_eq(r.framing, FRAMING_RDW);
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_uint_eq(r.t.spanned, 4);
+	ck_assert_uint_eq(r.t.damaged, 0);
+	run_free(&r);
+	free(b.p);
+}
+END_TEST
+
 /* A range's framer takes the kind found at its input's start, which the
  * range's own bytes would be detected otherwise as: RDW records of PM
  * records (test_detect_rdw_pm), found to hold SMF records, are read as
@@ -2469,6 +2496,7 @@ unit_suite(void)
 
 	tcase_add_test(detect, test_detect_rdw_smf);
 	tcase_add_test(detect, test_detect_rdw_pm);
+	tcase_add_test(detect, test_detect_rdw_all_spanned);
 	tcase_add_test(detect, test_found_kind_taken);
 	tcase_add_test(detect, test_detect_bdw);
 	tcase_add_test(detect, test_detect_short_files);
