@@ -322,27 +322,59 @@ detect_framing_here(const struct fr_records *rs, struct span w, bool at_eof,
 	return false;
 }
 
-/* Whether PM records walk from the start of w to its end, every one
- * plausible (the last may run past it), detection's units at least. */
+/* Whether units of framing f walk from the start of w to its end, each
+ * one whole (the last may run past it), detection's units at least. */
 static bool
-pm_walks_whole(const struct fr_records *rs, struct span w)
+walks_whole(const struct fr_records *rs, enum framing f, struct span w)
 {
-	/* the window's end taken as the input's: a record it cuts ends the walk */
-	struct walk k = { .rs = rs, .w = w, .at_eof = true };
+	/* the window's end taken as the input's: a unit it cuts ends the walk */
+	struct walk k = { .rs = rs, .w = w, .at_eof = true, .ordered = true };
 
-	return walk_run(&k, FRAMING_PM, UINT_MAX) && k.units >= walk_rules[FRAMING_PM].detect_units;
+	return walk_run(&k, f, UINT_MAX) && k.units >= walk_rules[f].detect_units;
+}
+
+/* Whether a record of the RDW records that walk from the start of w
+ * holds what a block starts with: an SDW whose segment it holds. A BDW
+ * file walks as RDW records (each block one) that all do. */
+static bool
+rdw_holds_segment(struct span w)
+{
+	struct desc d, seg;
+
+	for (size_t off = 0; walk_sdw_parse(w, off, &d) == NULL && d.len <= w.len - off; off += d.len)
+		if (d.len >= 2 * DESC_LEN && walk_sdw_parse(w, off + DESC_LEN, &seg) == NULL &&
+		    seg.len <= d.len - DESC_LEN)
+			return true;
+	return false;
+}
+
+/* The framing of a window that is RDW or PM records from its first byte
+ * to its last, where it cannot be a dump with a damaged start, for which
+ * every offset would be searched. RDW records, none holding an SDW, are
+ * no BDW blocks; PM records, not RDW records too, are no RDWs or BDWs:
+ * those have a type of x'00' where PM records have theirs, unless every
+ * one of them is a spanned segment. */
+static bool
+walks_whole_window(const struct fr_records *rs, struct span w, bool at_eof,
+                   enum framing *out)
+{
+	if (walks_whole(rs, FRAMING_RDW, w) && !rdw_holds_segment(w))
+		*out = FRAMING_RDW;
+	else if (walks_whole(rs, FRAMING_PM, w) && !walks_clean(rs, FRAMING_RDW, w, at_eof))
+		*out = FRAMING_PM;
+	else
+		return false;
+	return true;
 }
 
 /* Each framing in turn, clean input first (segments in order, from the
  * start), then input whose first records are damaged: a BDW file whose
  * first block is damaged must not pass for RDW records first, for a BDW
  * and the SDW after it can look like an RDW and a PM record header; and
- * RDWs can walk as PM records. But a window that is PM records from its
- * first byte to its last, and not RDWs, is no dump with a damaged start:
- * its descriptors would have a type of x'00' where PM records have theirs,
- * unless every one of them were a spanned segment. The searches for a
- * damaged start, which try every offset of the window (most of the time
- * it takes to read a small PM file), are then left out. */
+ * RDWs can walk as PM records. A window whose records walk whole from
+ * its first byte (walks_whole_window) is taken without the searches for a
+ * damaged start, which try every offset of the window: most of the time
+ * it took to read a small file. */
 bool
 detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
                enum framing *out)
@@ -352,10 +384,8 @@ detect_framing(const struct fr_records *rs, struct span w, bool at_eof,
 	for (size_t i = 0; i < 2 * n; i++) {
 		enum framing f = detect_order[i / 2];
 		/* before the first search for a damaged start */
-		if (i == 1 && pm_walks_whole(rs, w) && !walks_clean(rs, FRAMING_RDW, w, at_eof)) {
-			*out = FRAMING_PM;
+		if (i == 1 && walks_whole_window(rs, w, at_eof, out))
 			return true;
-		}
 		if (i % 2 == 0 ? walks_clean(rs, f, w, at_eof)
 		               : walks_despite_damage(rs, f, w, at_eof)) {
 			*out = f;
