@@ -9,6 +9,13 @@
 #include "pmim/pmint.h"
 #include "pmim/pmtime.h"
 
+/* x86-64 reads wait buckets four at a time where the CPU has AVX2
+ * (buckets_by_four), other hosts one at a time */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define BUCKETS_BY_FOUR 1
+#endif
+
 /* #PMINTDS's convention: a comment line with "SEQ#=n" starts part n. */
 static const char *
 part_comment(const char *line, unsigned *part, void *ctx)
@@ -374,6 +381,9 @@ pmint_bind(struct pmint *pm, const char *text, const char *file, char *err,
 		return st;
 	if ((st = bind_layout(pm, file, err, errlen)) != PM_OK)
 		pmint_free(pm);
+#ifdef BUCKETS_BY_FOUR
+	pm->buckets_by_four = __builtin_cpu_supports("avx2");
+#endif
 	return st;
 }
 
@@ -534,14 +544,75 @@ pmint_header_at(const struct pmint *pm, struct span bytes, struct pm_header *h,
 	return pmint_peek(pm, bytes, &h->length, &h->type);
 }
 
+#ifdef BUCKETS_BY_FOUR
+/* buckets_read of groups of four buckets from b, with AVX2: the 48 bytes
+ * of four in three loads, byte-swapped, each bucket's three fullwords
+ * widened and stored together, and the tests of the four at once. About
+ * half the instructions of the loop below, which a bucket's figures,
+ * read, stored and tested one by one, cost 19 of. Whether any bucket is
+ * suspect, not how many. */
+__attribute__((target("avx2"))) static unsigned
+buckets_by_four(const uint8_t *b, size_t groups, uint64_t *v)
+{
+	const __m128i swap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+	const __m256i three = _mm256_setr_epi64x(-1, -1, -1, 0);
+	const __m256i top = _mm256_set1_epi64x(INT64_MIN);
+	__m128i fine = _mm_set1_epi32(-1); /* lanes where high <= sum so far */
+	__m256i over = _mm256_setzero_si256(); /* lanes where sum > high x count */
+
+	for (size_t g = 0; g < groups; g++, b += 48) {
+		__m128i r0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)b), swap);
+		__m128i r1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(b + 16)), swap);
+		__m128i r2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(b + 32)), swap);
+		/* each bucket's sum, highest and count in lanes 0 to 2 */
+		__m128i b0 = r0, b1 = _mm_alignr_epi8(r1, r0, 12);
+		__m128i b2 = _mm_alignr_epi8(r2, r1, 8), b3 = _mm_srli_si128(r2, 4);
+		/* the four sums, highests and counts, each in one register */
+		__m128i t0 = _mm_unpacklo_epi32(b0, b1), t1 = _mm_unpacklo_epi32(b2, b3);
+		__m128i sum = _mm_unpacklo_epi64(t0, t1), high = _mm_unpackhi_epi64(t0, t1);
+		__m128i count = _mm_unpacklo_epi64(_mm_unpackhi_epi32(b0, b1),
+		                                   _mm_unpackhi_epi32(b2, b3));
+		__m256i wide = _mm256_cvtepu32_epi64(sum);
+		__m256i product = _mm256_mul_epu32(_mm256_cvtepu32_epi64(high),
+		                                   _mm256_cvtepu32_epi64(count));
+
+		if (v) {
+			_mm256_maskstore_epi64((long long *)v, three, _mm256_cvtepu32_epi64(b0));
+			_mm256_maskstore_epi64((long long *)(v + 4), three, _mm256_cvtepu32_epi64(b1));
+			_mm256_maskstore_epi64((long long *)(v + 8), three, _mm256_cvtepu32_epi64(b2));
+			_mm256_maskstore_epi64((long long *)(v + 12), three, _mm256_cvtepu32_epi64(b3));
+			v += 16;
+		}
+		fine = _mm_and_si128(fine, _mm_cmpeq_epi32(_mm_max_epu32(high, sum), sum));
+		/* unsigned, as signed with the top bits flipped */
+		over = _mm256_or_si256(over, _mm256_cmpgt_epi64(_mm256_xor_si256(wide, top),
+		                                                _mm256_xor_si256(product, top)));
+	}
+	return !_mm_test_all_ones(fine) || !_mm256_testz_si256(over, over);
+}
+#endif
+
 /* The tests failed (pmint_bucket_suspect) by count buckets from b, their
  * figures stored at v, four slots a bucket, unless v is NULL (a constant
- * where it is inlined). */
+ * where it is inlined); by four (buckets_by_four) where by_four, and
+ * then the count said only as 0 or more. */
 static inline unsigned
-buckets_read(const uint8_t *b, size_t count, uint64_t *v)
+buckets_read(const uint8_t *b, size_t count, uint64_t *v, bool by_four)
 {
 	unsigned odd = 0;
 
+#ifdef BUCKETS_BY_FOUR
+	if (by_four && count >= 4) {
+		size_t done = count & ~(size_t)3;
+
+		odd = buckets_by_four(b, done / 4, v);
+		b += 12 * done;
+		v = v ? v + 4 * done : NULL;
+		count -= done;
+	}
+#else
+	(void)by_four;
+#endif
 	/* unrolled: a bucket is a few loads, its loop as many again */
 #pragma GCC unroll 4
 	for (size_t k = 0; k < count; k++, b += 12) {
@@ -585,13 +656,13 @@ part_read(const struct pmint *pm, const struct pm_header *h, struct span rec,
 		if (!values) {
 			/* only buckets are checked */
 			if (r->width == 0)
-				odd += buckets_read(b, r->count, NULL);
+				odd += buckets_read(b, r->count, NULL, pm->buckets_by_four);
 			continue;
 		}
 		v = values + r->field;
 		switch (r->width) {
 		case 0:
-			odd += buckets_read(b, r->count, v);
+			odd += buckets_read(b, r->count, v, pm->buckets_by_four);
 			break;
 		case 4:
 			for (size_t k = 0; k < r->count; k++)

@@ -97,6 +97,9 @@ struct pmint {
 	struct pm_run *runs[CB_MAX_PARTS];   /* the items as runs (run_store) */
 	size_t nruns[CB_MAX_PARTS];
 	bool check_always[CB_MAX_PARTS]; /* a bucket of the part lies apart */
+	bool buckets_by_four;     /* wait buckets read four at a time with
+	                             AVX2 (set at bind where the CPU has it;
+	                             a test clears it to compare) */
 	/* the layout indices [first, end) of each part's items: what is
 	 * cleared of a part that never came, in one block (no field of
 	 * another part lies between) */
