@@ -50,6 +50,8 @@ struct totals_run {
 	size_t lo, max, zero, pair;
 	uint16_t c, step, count;
 	bool second;
+	bool by_four;   /* its units lie so that they can be added four at a
+	                   time (counter_plan.runs_by_four) */
 };
 
 /* A feed of the plan: where its totals are. */
@@ -73,6 +75,9 @@ struct counter_plan {
 	struct totals_slots sums, maxes, zeros;
 	struct totals_run *runs;
 	size_t nruns, units[2];  /* units of the first vector, the second */
+	bool runs_by_four;       /* the runs that can be, added four units at a
+	                            time with AVX2 (set where the CPU has it; a
+	                            test clears it to compare) */
 	int unit_dn, unit_dm;
 	/* the pairs of each divisor slot zeros.slot[z]: its N slots, pairs
 	 * [pair_start[z], pair_start[z + 1]) */

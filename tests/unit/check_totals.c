@@ -339,28 +339,32 @@ END_TEST
 
 static const uint16_t unit_c[UBUCKETS] = { 3, 7, 11, 15, 20, 24, 28, 35, 39, 43, 47 };
 
+/* A window: small figures, a count 0 one time in three, a high past 2^63
+ * one time in five (its slot wide: maxima compare unsigned). */
 static void
 unit_window(uint64_t *seed, uint64_t x[USLOTS], size_t k)
 {
 	for (size_t s = 0; s < USLOTS; s++)
 		x[s] = next_random(seed) % 100000;
 	x[0] = UINT64_MAX - k;
-	for (size_t b = 0; b < UBUCKETS; b++)
+	for (size_t b = 0; b < UBUCKETS; b++) {
 		if (next_random(seed) % 3 == 0)
 			x[unit_c[b]] = 0;
+		if (next_random(seed) % 5 == 0)
+			x[unit_c[b] - 1] = ((uint64_t)1 << 63) + next_random(seed) % 100000;
+	}
 }
 
-START_TEST(units)
-{
-	static uint8_t bits[USLOTS];
-	struct counter_feed uf[UFEEDS], rest[UFEEDS];
-	struct counter_acc want[UFEEDS], got[UFEEDS];
-	struct counter_plan plan;
-	uint64_t x[USLOTS], *t, seed = 7;
-	size_t nrest;
+static uint8_t unit_bits[USLOTS];
 
+/* The units test's feeds, its slots' bits to unit_bits. */
+static void
+unit_feeds(struct counter_feed uf[UFEEDS])
+{
 	for (size_t s = 1; s < USLOTS; s++)
-		bits[s] = 32;
+		unit_bits[s] = 32;
+	for (size_t b = 0; b < UBUCKETS; b++)
+		unit_bits[unit_c[b] - 1] = 64;
 	for (size_t b = 0; b < UBUCKETS; b++) {
 		struct counter_feed *f = &uf[3 * b];
 
@@ -382,18 +386,43 @@ START_TEST(units)
 	counter_feed_init(&uf[UFEEDS - 1], counter_type_by_name("MAX"), UFEEDS - 1, 0);
 	uf[UFEEDS - 2].n = uf[UFEEDS - 1].n = 0;
 	uf[UFEEDS - 2].d = uf[UFEEDS - 2].b = uf[UFEEDS - 1].d = uf[UFEEDS - 1].b = 0;
-	for (size_t i = 0; i < UFEEDS; i++) {
+	for (size_t i = 0; i < UFEEDS; i++)
 		uf[i].need = 1;
+}
+
+/* The units test's windows, its runs added four units at a time (where
+ * the plan found the CPU could) or one at a time. */
+static void
+units_added(bool by_four)
+{
+	struct counter_feed uf[UFEEDS], rest[UFEEDS];
+	struct counter_acc want[UFEEDS], got[UFEEDS];
+	struct counter_plan plan;
+	uint64_t x[USLOTS], *t, seed = 7;
+	size_t nrest;
+
+	unit_feeds(uf);
+	for (size_t i = 0; i < UFEEDS; i++) {
 		counter_acc_init(&want[i], (enum counter_type)uf[i].type);
 		counter_acc_init(&got[i], (enum counter_type)uf[i].type);
 	}
-	ck_assert_int_eq(counter_plan_init(&plan, uf, UFEEDS, USPLIT, bits, rest, &nrest), PM_OK);
+	ck_assert_int_eq(counter_plan_init(&plan, uf, UFEEDS, USPLIT, unit_bits, rest, &nrest), PM_OK);
 	ck_assert_uint_eq(nrest, 0);
 	ck_assert_uint_eq(plan.nruns, 3);
 	ck_assert_uint_eq(plan.units[0], 7);
 	ck_assert_uint_eq(plan.units[1], 4);
 	ck_assert_int_eq(plan.unit_dn, -2);
 	ck_assert_int_eq(plan.unit_dm, -1);
+	/* four units a step apart in the first vector; then three; then the
+	 * second vector's */
+	ck_assert(plan.runs[0].by_four);
+	ck_assert(!plan.runs[1].by_four);
+	ck_assert(!plan.runs[2].by_four);
+	if (by_four && !plan.runs_by_four) {
+		counter_plan_free(&plan);
+		return;  /* not on this CPU */
+	}
+	plan.runs_by_four = by_four;
 	t = calloc(plan.words, sizeof *t);
 	ck_assert_ptr_nonnull(t);
 
@@ -425,6 +454,25 @@ START_TEST(units)
 	counter_totals_fold(&plan, t, got);
 	compare_n(want, got, UFEEDS);
 	free(t);
+	counter_plan_free(&plan);
+}
+
+START_TEST(units)
+{
+	struct counter_feed uf[UFEEDS], rest[UFEEDS];
+	struct counter_plan plan;
+	size_t nrest;
+
+	units_added(true);
+	units_added(false);
+	/* the first vector ending at the first run's last C: the word after
+	 * it is not the vector's, and the run is added one unit at a time */
+	unit_feeds(uf);
+	ck_assert_int_eq(counter_plan_init(&plan, uf, UFEEDS, 16, unit_bits, rest, &nrest), PM_OK);
+	ck_assert_uint_eq(plan.runs[0].c, 3);
+	ck_assert_uint_eq(plan.runs[0].count, 4);
+	ck_assert(!plan.runs[0].second);
+	ck_assert(!plan.runs[0].by_four);
 	counter_plan_free(&plan);
 }
 END_TEST
