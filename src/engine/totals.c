@@ -507,8 +507,8 @@ count_zeros(const struct counter_plan *p, const struct words *w, size_t from, si
 /* The first 4 x groups units of run r (by_four) from x with AVX2: each
  * unit's N, maximum, C and the word after in one load, four units'
  * words sorted into registers of N, C and maxima, their sums, zero
- * counts and pairs added in four words at a time. About half the
- * instructions of add_run's loop. */
+ * counts and pairs added in four words at a time: 10 instructions a
+ * unit, where add_run's loop takes 16. */
 __attribute__((target("avx2"))) static void
 add_run_by_four(const struct totals_run *r, const struct words *w, const uint64_t *x,
                 size_t groups)
