@@ -632,6 +632,12 @@ buckets_read(const uint8_t *b, size_t count, uint64_t *v, bool by_four)
 	return odd;
 }
 
+unsigned
+pmint_buckets_read(const uint8_t *b, size_t count, uint64_t *v, bool by_four)
+{
+	return buckets_read(b, count, v, by_four);
+}
+
 /* The part's figures read from rec: stored into values, or with values
  * NULL only its buckets checked (a constant where it is inlined, so that
  * each caller gets a loop of its own). */

@@ -181,6 +181,15 @@ pm_status pmint_part_decode(const struct pmint *pm, const struct pm_header *h,
 pm_status pmint_part_check(const struct pmint *pm, const struct pm_header *h,
                            struct span rec, bool *suspect);
 
+/* How the reads of parts take count wait-bucket triples lying back to back
+ * at b (12 bytes each: sum, highest, count): their figures stored at
+ * v[4k], v[4k+1], v[4k+2] unless v is NULL, and the buckets that fail
+ * pmint_bucket_suspect counted, four at a time where by_four (then only
+ * as 0 or more). For the tests, to read both ways any count of buckets;
+ * by_four only where pmint_bind set pm->buckets_by_four (the CPU has it). */
+unsigned pmint_buckets_read(const uint8_t *b, size_t count, uint64_t *v,
+                            bool by_four);
+
 /* The mask of every part, bits 1..nparts: e.g. 0xE for parts 1, 2 and 3. */
 unsigned pmint_all_parts(const struct pmint *pm);
 

@@ -332,6 +332,119 @@ START_TEST(buckets_both_ways)
 }
 END_TEST
 
+/* Five buckets written by hand, their figures worked out by hand: all
+ * plausible, then with a bucket in each place one over highest x count
+ * (201 > 10 x 20), or with a highest one over its sum (11 > 10). Five, so
+ * that the read four at a time has one bucket after its group. */
+START_TEST(buckets_by_hand)
+{
+	static const uint8_t fine[60] = {
+		0x00, 0x00, 0x00, 0xC8, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x14,
+		0x00, 0x01, 0x86, 0xA0, 0x00, 0x00, 0x09, 0xC4, 0x00, 0x00, 0x01, 0x90,
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x12, 0x34, 0x56, 0x78, 0x00, 0x00, 0x00, 0x01, 0x9A, 0xBC, 0xDE, 0xF0,
+	};
+	static const uint64_t want[5][3] = {
+		{ 200, 10, 20 },
+		{ 100000, 2500, 400 },
+		{ 4294967295u, 4294967295u, 4294967295u },
+		{ 0, 0, 0 },
+		{ 305419896, 1, 2596069104u },
+	};
+	static const uint8_t broken[2][12] = {
+		{ 0x00, 0x00, 0x00, 0xC9, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x14 },
+		{ 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x0B, 0x00, 0x00, 0x00, 0x14 },
+	};
+	uint8_t b[60];
+	uint64_t v[20];
+	bool path[2];
+
+	for (size_t pass = 0, npaths = bucket_paths(path); pass < npaths; pass++) {
+		memset(v, 0x5A, sizeof v);
+		ck_assert_uint_eq(pmint_buckets_read(fine, 5, v, path[pass]), 0);
+		ck_assert_uint_eq(pmint_buckets_read(fine, 5, NULL, path[pass]), 0);
+		for (size_t k = 0; k < 5; k++) {
+			ck_assert_uint_eq(v[4 * k], want[k][0]);
+			ck_assert_uint_eq(v[4 * k + 1], want[k][1]);
+			ck_assert_uint_eq(v[4 * k + 2], want[k][2]);
+			ck_assert_uint_eq(v[4 * k + 3], 0x5A5A5A5A5A5A5A5AULL);
+		}
+		for (size_t k = 0; k < 5; k++)
+			for (size_t j = 0; j < 2; j++) {
+				memcpy(b, fine, sizeof b);
+				memcpy(b + 12 * k, broken[j], 12);
+				ck_assert_msg(pmint_buckets_read(b, 5, v, path[pass]) > 0,
+				              "bucket %zu, rule %zu, by four %d", k, j, path[pass]);
+				ck_assert_msg(pmint_buckets_read(b, 5, NULL, path[pass]) > 0,
+				              "bucket %zu, rule %zu, by four %d, checked", k, j, path[pass]);
+				ck_assert_uint_eq(v[4 * k], j ? 10 : 201);
+			}
+	}
+}
+END_TEST
+
+/* Runs of 1 to 40 random buckets, so that every length of what follows
+ * the groups of four comes: in half the runs one bucket at an edge
+ * (highest one over the sum, a sum of exactly highest x count or one
+ * over, no waits with a sum of 0 or 1, fullwords at their largest, any
+ * figures) among plausible ones, in the others an edge in most buckets.
+ * Both ways store the figures written and find a run suspect just when a
+ * bucket breaks a rule by the rules' own terms. */
+START_TEST(buckets_any_count)
+{
+	static uint8_t b[12 * 40];
+	static uint32_t f[40][3];  /* sum, highest, count */
+	static uint64_t v[2][4 * 40];
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	bool path[2];
+
+	if (bucket_paths(path) < 2)
+		return;  /* one way only on this CPU: the other tests cover it */
+	for (size_t count = 1; count <= 40; count++)
+	for (unsigned round = 0; round < 200; round++) {
+		size_t at = round * 7 % count;
+		bool want = false;
+
+		for (size_t k = 0; k < count; k++) {
+			uint32_t *t = f[k], x;
+			unsigned edge = round % 2 ? round / 2 % 9 : 9;
+
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			x = (uint32_t)(seed >> 32);
+			t[1] = x % 65536, t[2] = 1 + (x >> 16) % 65535;
+			t[0] = t[1] + (uint32_t)(seed % ((uint64_t)t[1] * t[2] - t[1] + 1));
+			switch (round % 2 && k != at ? 9 : round % 2 ? edge : seed >> 60) {
+			case 0: t[1] = t[0] + 1; break;
+			case 1: t[0] = t[1] * t[2]; break;
+			case 2: t[0] = t[1] * t[2] + 1; break;
+			case 3: t[0] = 0, t[1] = 0, t[2] = 0; break;
+			case 4: t[0] = 1, t[1] = x % 2, t[2] = 0; break;
+			case 5: t[0] = t[1] = t[2] = 0xFFFFFFFF; break;
+			case 6: t[0] = t[1] = 0xFFFFFFFF; break;
+			case 7: t[0] = 0xFFFFFFFF, t[1] = 0xFFFFFFFE, t[2] = 1; break;
+			case 8: t[0] = (uint32_t)seed, t[1] = x, t[2] = x ^ (uint32_t)seed; break;
+			default: break;
+			}
+			for (size_t j = 0; j < 3; j++)
+				put_be(b + 12 * k + 4 * j, 4, t[j]);
+			want |= t[1] > t[0] || t[0] > (uint64_t)t[1] * t[2];
+		}
+		for (size_t pass = 0; pass < 2; pass++) {
+			memset(v[pass], 0x5A, sizeof v[pass]);
+			ck_assert_msg((pmint_buckets_read(b, count, v[pass], path[pass]) > 0) == want,
+			              "%zu buckets, round %u, by four %d", count, round, path[pass]);
+			ck_assert_msg((pmint_buckets_read(b, count, NULL, path[pass]) > 0) == want,
+			              "%zu buckets, round %u, by four %d, checked", count, round, path[pass]);
+		}
+		ck_assert_msg(memcmp(v[0], v[1], sizeof v[0]) == 0, "%zu buckets, round %u", count, round);
+		for (size_t k = 0; k < count; k++)
+			for (size_t j = 0; j < 3; j++)
+				ck_assert_uint_eq(v[0][4 * k + j], f[k][j]);
+	}
+}
+END_TEST
+
 START_TEST(peek)
 {
 	uint8_t r[3] = { 0x00, 0x40, 0x07 };
@@ -438,6 +551,8 @@ unit_suite(void)
 	tcase_add_test(tc, suspect_buckets);
 	tcase_add_test(tc, suspect_bucket_edges);
 	tcase_add_test(tc, buckets_both_ways);
+	tcase_add_test(tc, buckets_by_hand);
+	tcase_add_test(tc, buckets_any_count);
 	tcase_add_test(tc, peek);
 	tcase_add_test(tc, record_length_peeked);
 	tcase_add_test(tc, header_unpaired);
