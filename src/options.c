@@ -175,6 +175,32 @@ set_max_groups(void *target, struct diag *d, const char *arg)
 	return positive_size(d, "--max-groups", arg, target);
 }
 
+/* --group-memory=SIZE: bytes, or with K, M or G (powers of 1024); 0 for
+ * no limit. */
+static int
+set_group_memory(void *target, struct diag *d, const char *arg)
+{
+	char digits[32];
+	size_t n = strlen(arg), shift = 0;
+	uint64_t v;
+
+	if (n > 0 && n < sizeof digits) {
+		switch (arg[n - 1]) {
+		case 'K': case 'k': shift = 10; break;
+		case 'M': case 'm': shift = 20; break;
+		case 'G': case 'g': shift = 30; break;
+		}
+		memcpy(digits, arg, n - (shift > 0));
+		digits[n - (shift > 0)] = '\0';
+		if (numparse_u64(digits, SIZE_MAX >> shift, &v)) {
+			*(size_t *)target = (size_t)v << shift;
+			return EXIT_CLEAN;
+		}
+	}
+	return diag_usage(d, "--group-memory must be a number of bytes, with K, M or G "
+	                  "for KiB, MiB or GiB, not '%s'", arg);
+}
+
 static int
 set_format(void *target, struct diag *d, const char *arg)
 {
@@ -364,6 +390,10 @@ static const struct cli_option options[] = {
 	  "leave out intervals that lack parts", NULL },
 	{ "max-groups", 0, required_argument, "=N", set_max_groups, OPT(sel.max_groups),
 	  "report rows held in memory (default 100000)", NULL },
+	{ "group-memory", 0, required_argument, "=SIZE", set_group_memory, OPT(sel.group_memory),
+	  "memory for the report groups' figures (K, M,\n"
+	  "G: KiB, MiB, GiB; default 8M; 0: no limit): the\n"
+	  "groups past it wait in a file in $TMPDIR", NULL },
 	{ "output", 'o', required_argument, "=FILE", cli_set_string, OPT(output),
 	  "write the report to FILE instead of standard\n"
 	  "output; FILE is replaced only by a run that\n"
@@ -515,7 +545,8 @@ parse_options(int argc, char **argv, struct options *o, struct diag *d)
 	*o = (struct options){ .report = "intervals", .jobs = 1 };
 	pipeline_defaults(&o->pipe);
 	o->sel = (struct report_opts){ .by = BY_TOTAL, .from = INT64_MIN,
-	                               .to = INT64_MAX, .max_groups = 100000 };
+	                               .to = INT64_MAX, .max_groups = 100000,
+	                               .group_memory = GROUP_MEMORY_DEFAULT };
 	o->text.page_length = 60;
 	o->chart_size = (struct chart_size){ 720, 432 };
 	if (!(o->sources = calloc((size_t)argc + 1, sizeof *o->sources))) {

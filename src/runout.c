@@ -210,7 +210,11 @@ output_open(struct run *r, struct output *out)
 		return series_report_open(&out->srep, out->def, &r->sources, &so, out->sink,
 		                          &r->diag);
 	}
-	return report_open(&out->rep, out->def, r->schema, &r->sources, &o->sel, out->sink,
+	/* the reports of one read share --group-memory */
+	struct report_opts ro = o->sel;
+	if (ro.group_memory && (ro.group_memory /= r->outs.n) == 0)
+		ro.group_memory = 1;
+	return report_open(&out->rep, out->def, r->schema, &r->sources, &ro, out->sink,
 	                   &r->diag);
 }
 

@@ -70,6 +70,15 @@ jobs_alike() {
 	fi
 }
 
+# peak_rss_kb CMD...: the command's peak resident set in KiB (GNU time),
+# reading standard input; nothing where it cannot be measured
+peak_rss_kb() {
+	if [ -z "$WRAP" ] && /usr/bin/time -v true > /dev/null 2>&1; then
+		/usr/bin/time -v "$@" 2>&1 > /dev/null |
+			sed -n 's/.*Maximum resident set size (kbytes): //p'
+	fi
+}
+
 finish() {
 	echo "$((checks - failures)) passed, $failures failed"
 	[ $checks -gt 0 ] || exit 1

@@ -129,15 +129,6 @@ for opt in --max-record --max-pending --max-sources --max-groups; do
 	grep -q -- "$opt=" "$tmp/help" && pass "--help documents $opt" || fail "--help lacks $opt"
 done
 
-# peak_rss_kb CMD...: the command's peak resident set in KiB (GNU time),
-# reading standard input; nothing where it cannot be measured
-peak_rss_kb() {
-	if [ -z "$WRAP" ] && /usr/bin/time -v true > /dev/null 2>&1; then
-		/usr/bin/time -v "$@" 2>&1 > /dev/null |
-			sed -n 's/.*Maximum resident set size (kbytes): //p'
-	fi
-}
-
 # An SMF record of type 230 of MIB MiB, in SDW segments of 32,756 bytes
 big_record() {
 	perl -e '

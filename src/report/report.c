@@ -1,10 +1,12 @@
 /* report.c: a report definition run over frames. See report.h. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spill.h"
 #include "engine/totals.h"
 #include "report/metric.h"
 #include "report/report.h"
@@ -18,8 +20,11 @@
 struct group {
 	uint32_t source;
 	int64_t period;
-	size_t acc;       /* its first accumulator */
+	size_t acc;       /* its first accumulator, or NOT_HELD */
 };
+
+/* A group whose accumulators are in the spill file, not in accs. */
+#define NOT_HELD SIZE_MAX
 
 
 struct report {
@@ -86,7 +91,16 @@ struct report {
 	/* groups, and their index by (source, period) */
 	struct group *groups;
 	size_t ngroups, cap;
+	/* the accumulators of the groups held in memory, a slot of stride
+	 * each: at most held_max slots (--group-memory), the others' in the
+	 * spill file, a group's at its number; the slot given up next is the
+	 * one held longest (hand), as intervals come in time order */
 	struct counter_acc *accs;
+	size_t held, held_cap, held_max, hand;
+	uint32_t *held_by;     /* the group + 1 of each slot, 0 for none */
+	struct spill spill;
+	uint64_t *packed;      /* a group's accumulators as the file has them */
+	struct counter_acc *loaded; /* a group read back to be written out */
 	uint32_t *index;       /* group + 1; 0 is empty */
 	size_t index_size;     /* a power of two */
 	size_t last;           /* the group + 1 found last, 0 for none: the
@@ -469,8 +483,8 @@ index_put(struct report *r, size_t g)
 	r->index[s] = (uint32_t)(g + 1);
 }
 
-/* Room for one more group: the arrays double, the index stays under half
- * full. */
+/* Room for one more group: the table doubles, the index stays under
+ * half full. */
 static bool
 grow(struct report *r)
 {
@@ -480,10 +494,6 @@ grow(struct report *r)
 		if (!g)
 			return false;
 		r->groups = g;
-		struct counter_acc *a = realloc(r->accs, cap * r->stride * sizeof *a);
-		if (!a)
-			return false;
-		r->accs = a;
 		r->cap = cap;
 	}
 	if ((r->ngroups + 1) * 2 > r->index_size) {
@@ -499,22 +509,138 @@ grow(struct report *r)
 	return true;
 }
 
+/* Group g's accumulators from acc on, packed as the spill file keeps
+ * them, or back. */
+static void
+pack_group(const struct report *r, const struct counter_acc *acc)
+{
+	for (size_t k = 0; k < r->stride; k++)
+		counter_acc_pack(&acc[k], &r->packed[k * COUNTER_ACC_WORDS]);
+}
+
+static bool
+unpack_group(const struct report *r, struct counter_acc *acc)
+{
+	for (size_t k = 0; k < r->stride; k++)
+		if (counter_acc_unpack(&acc[k], &r->packed[k * COUNTER_ACC_WORDS]) != PM_OK)
+			return false;
+	return true;
+}
+
+/* The group in slot moved to the spill file, all that was added to it
+ * first; false when it cannot be written (said once: from then on every
+ * group is held). */
+static bool
+give_up(struct report *r, size_t slot)
+{
+	size_t acc = slot * r->stride, g = r->held_by[slot] - 1, t = slot % TOTALS_SLOTS;
+
+	if (r->held_by[slot] == 0)
+		return true;  /* a group that could not be read back */
+	if (r->nframes > 0 && r->batch_acc == acc)
+		flush(r);
+	if (r->plan.nfeeds && r->totals_owner[t] == acc + 1) {
+		counter_totals_fold(&r->plan, r->totals + t * r->plan.words, &r->accs[acc]);
+		r->totals_owner[t] = 0;
+	}
+	pack_group(r, &r->accs[acc]);
+	if (spill_put(&r->spill, g, r->packed) != PM_OK) {
+		diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET, "%s; %zu groups held in memory",
+		        strerror(errno), r->held);
+		r->held_max = SIZE_MAX;
+		return false;
+	}
+	r->groups[g].acc = NOT_HELD;
+	r->held_by[slot] = 0;
+	if (r->last == g + 1)
+		r->last = 0;
+	return true;
+}
+
+/* A slot for group g, a new one while there are fewer than held_max,
+ * else the one held longest, given up; false when out of memory. */
+static bool
+hold(struct report *r, size_t g)
+{
+	size_t slot;
+
+	if (r->held == r->held_max && give_up(r, r->hand)) {
+		slot = r->hand;
+		r->hand = (r->hand + 1) % r->held;
+	} else {
+		if (r->held == r->held_cap) {
+			size_t cap = r->held_cap * 2 < r->held_max ? r->held_cap * 2 : r->held_max;
+			if (cap <= r->held)
+				cap = r->held + 1;  /* past held_max: the file failed */
+			struct counter_acc *a = realloc(r->accs, cap * r->stride * sizeof *a);
+			uint32_t *by = realloc(r->held_by, cap * sizeof *by);
+			if (a)
+				r->accs = a;
+			if (by)
+				r->held_by = by;
+			if (!a || !by)
+				return false;
+			r->held_cap = cap;
+		}
+		slot = r->held++;
+	}
+	r->held_by[slot] = (uint32_t)(g + 1);
+	r->groups[g].acc = slot * r->stride;
+	return true;
+}
+
+/* Group g's accumulators read back from the spill file into a slot;
+ * false when they cannot be (said). */
+static bool
+take_back(struct report *r, size_t g)
+{
+	if (!hold(r, g))
+		return false;
+	if (spill_get(&r->spill, g, r->packed) == PM_OK &&
+	    unpack_group(r, &r->accs[r->groups[g].acc]))
+		return true;
+	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
+	        errno ? strerror(errno) : "a group is not what was written");
+	r->held_by[r->groups[g].acc / r->stride] = 0;
+	r->groups[g].acc = NOT_HELD;
+	return false;
+}
+
+/* Group g's accumulators, to be read: where they are held, or read back
+ * into loaded; NULL when they cannot be (said). */
+static const struct counter_acc *
+group_accs(struct report *r, size_t g)
+{
+	if (r->groups[g].acc != NOT_HELD)
+		return &r->accs[r->groups[g].acc];
+	if (spill_get(&r->spill, g, r->packed) == PM_OK && unpack_group(r, r->loaded))
+		return r->loaded;
+	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
+	        errno ? strerror(errno) : "a group is not what was written");
+	return NULL;
+}
+
 /* find_group's way when the group is not the last one found: through the
- * index, or a new group. Apart, so that the usual way is a few
- * instructions inline. */
+ * index (read back when it was given up), or a new group. Apart, so that
+ * the usual way is a few instructions inline. */
 static __attribute__((noinline)) bool
 find_group_indexed(struct report *r, uint32_t source, int64_t period, size_t *acc)
 {
 	for (size_t s = slot_of(r, source, period); r->index[s];
 	     s = (s + 1) & (r->index_size - 1)) {
-		struct group *g = &r->groups[r->index[s] - 1];
+		size_t gi = r->index[s] - 1;
+		struct group *g = &r->groups[gi];
 		if (g->source == source && g->period == period) {
-			r->last = r->index[s];
+			if (g->acc == NOT_HELD && !take_back(r, gi)) {
+				r->left_out++;
+				return false;
+			}
+			r->last = gi + 1;
 			*acc = g->acc;
 			return true;
 		}
 	}
-	if ((r->ngroups + 1) * r->nrows > r->o.max_groups || !grow(r)) {
+	if ((r->ngroups + 1) * r->nrows > r->o.max_groups || !grow(r) || !hold(r, r->ngroups)) {
 		if (r->left_out++ == 0)
 			diag_at(r->diag, (r->ngroups + 1) * r->nrows > r->o.max_groups
 			        ? PM_E_GROUP_LIMIT : PM_E_NOMEM, DIAG_NO_OFFSET,
@@ -523,7 +649,8 @@ find_group_indexed(struct report *r, uint32_t source, int64_t period, size_t *ac
 		return false;
 	}
 	struct group *g = &r->groups[r->ngroups];
-	*g = (struct group){ source, period, r->ngroups * r->stride };
+	g->source = source;
+	g->period = period;
 	index_put(r, r->ngroups++);
 	r->last = r->ngroups;
 	memcpy(&r->accs[g->acc], r->blank, r->stride * sizeof *r->blank);
@@ -767,7 +894,15 @@ alloc_tables(struct report *r)
 	r->top_fmt = calloc(def->ntop + 1, sizeof *r->top_fmt);
 	r->cap = r->stream ? 1 : 64;
 	r->groups = malloc(r->cap * sizeof *r->groups);
-	r->accs = malloc(r->cap * r->stride * sizeof *r->accs);
+	r->held_max = r->o.group_memory ? r->o.group_memory / (r->stride * sizeof *r->accs) : SIZE_MAX;
+	if (r->held_max == 0)
+		r->held_max = 1;
+	r->held_cap = r->cap < r->held_max ? r->cap : r->held_max;
+	r->accs = malloc(r->held_cap * r->stride * sizeof *r->accs);
+	r->held_by = malloc(r->held_cap * sizeof *r->held_by);
+	spill_init(&r->spill, r->stride * COUNTER_ACC_WORDS * sizeof *r->packed);
+	r->packed = malloc(r->spill.size);
+	r->loaded = malloc(r->stride * sizeof *r->loaded);
 	r->index_size = INDEX_MIN;
 	r->index = calloc(r->index_size, sizeof *r->index);
 	r->direct = calloc(r->top_base + 1, sizeof *r->direct);
@@ -783,7 +918,7 @@ alloc_tables(struct report *r)
 	r->rank_value = calloc(r->nbuckets + 1, sizeof *r->rank_value);
 	return r->types && r->top_types && r->out && r->top_names && r->cells &&
 	       r->fmt && r->top_fmt && source_filter_init(&r->filter, &r->o, r->src) &&
-	       r->groups && r->accs && r->index && adder && r->direct && r->one && r->direct_run &&
+	       r->groups && r->accs && r->held_by && r->packed && r->loaded && r->index && adder && r->direct && r->one && r->direct_run &&
 	       r->blank && r->order && r->rank_value;
 }
 
@@ -957,10 +1092,11 @@ report_export(struct report *r, struct pwriter *w)
 	pw_uint(w, 8, r->stride);
 	pw_uint(w, 8, r->ngroups);
 	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct counter_acc *a = group_accs(r, g);
 		pw_text(w, sources_name(r->src, r->groups[g].source));
 		pw_i64(w, r->groups[g].period);
 		for (size_t k = 0; k < r->stride; k++) {
-			counter_acc_pack(&r->accs[r->groups[g].acc + k], words);
+			counter_acc_pack(a ? &a[k] : &r->blank[k], words);
 			for (size_t i = 0; i < COUNTER_ACC_WORDS; i++)
 				pw_uint(w, 8, words[i]);
 		}
@@ -1088,7 +1224,9 @@ report_finish(struct report *r, struct report_meta *m)
 		qsort(keys, r->ngroups, sizeof *keys, by_source_then_period);
 		for (size_t i = 0; i < r->ngroups; i++) {
 			const struct group *g = &r->groups[keys[i].group];
-			emit(r, g->source, g->period, NULL, &r->accs[g->acc]);
+			const struct counter_acc *a = group_accs(r, keys[i].group);
+			if (a)
+				emit(r, g->source, g->period, NULL, a);
 		}
 		free(keys);
 	}
@@ -1124,6 +1262,10 @@ report_close(struct report *r)
 	source_filter_free(&r->filter);
 	free(r->groups);
 	free(r->accs);
+	free(r->held_by);
+	free(r->packed);
+	free(r->loaded);
+	spill_close(&r->spill);
 	free(r->index);
 	metric_adder_free(&r->adder);
 	free(r->rest.feeds);

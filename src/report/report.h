@@ -32,6 +32,9 @@
 
 enum report_by { BY_TOTAL, BY_DAY, BY_HOUR, BY_INTERVAL };
 
+/* --group-memory's default: with the rest of a run, under 16 MiB */
+#define GROUP_MEMORY_DEFAULT ((size_t)8 << 20)
+
 struct report_opts {
 	enum report_by by;
 	int64_t from, to;            /* stamps; INT64_MIN / INT64_MAX: open */
@@ -39,6 +42,9 @@ struct report_opts {
 	size_t nsources;
 	bool complete_only;
 	size_t max_groups;           /* rows held: groups x buckets */
+	size_t group_memory;         /* bytes of the groups' figures held in
+	                                memory, the rest in a temporary file;
+	                                0: all held */
 	size_t max_sources;          /* sizes the selection cache */
 	const struct tzone *zone;    /* stamps are UTC, periods and times
 	                                local to it; NULL: as recorded */

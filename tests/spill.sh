@@ -1,0 +1,148 @@
+#!/bin/sh
+# spill.sh: --group-memory. A grouped report holds the figures of at most
+# --group-memory bytes of its groups in memory and keeps the others in a
+# temporary file in $TMPDIR, read back when their source and period come
+# again and at the end. Whatever the limit, a report is byte for byte what
+# it is with every group held (--group-memory=0): every golden case with
+# one group held at a time; generated dumps of four interleaved systems
+# given out of time order, every grouped report and --by, CSV and text;
+# partials written and merged that way; --jobs. A $TMPDIR that cannot take
+# the file is a warning (exit 4), and the report is still whole. Peak
+# memory stays within the limit where every group held takes several
+# times it. The option's values are checked.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+# ---- every golden case, one group held at a time ----
+for list in "$top_srcdir/tests/golden/LIST" "$top_srcdir/tests/report-golden/LIST"; do
+	dir=$(dirname "$list")
+	where=tests/$(basename "$dir")
+	while read -r name _; do
+		case $name in ''|'#'*) continue ;; esac
+		rc=0
+		golden_case "$list" "$name" --group-memory=1 > "$tmp/$name.out" 2> "$tmp/$name.err" \
+			< /dev/null || rc=$?
+		echo "$rc" > "$tmp/$name.rc"
+		if cmp -s "$dir/$name.out" "$tmp/$name.out" && cmp -s "$dir/$name.err" "$tmp/$name.err" &&
+		   cmp -s "$dir/$name.rc" "$tmp/$name.rc"; then
+			pass "$where/$name with --group-memory=1: the golden files"
+		else
+			fail "$where/$name with --group-memory=1: differs from the golden files"
+			diff "$dir/$name.out" "$tmp/$name.out" | head -5
+			diff "$dir/$name.err" "$tmp/$name.err" | head -5
+		fi
+	done < "$list"
+done
+
+# ---- generated dumps: four systems, two days, then the day before ----
+gen --framing=rdw --sources=SYSA,SYSB,SYSC,SYSD --intervals=192 --seed=4 \
+	--start="2025-03-02 00:00" --drop-parts=0.02 -o "$tmp/later.bin" || fail "pmimgen later"
+gen --framing=bdw --sources=SYSA,SYSB,SYSC,SYSD --intervals=96 --seed=5 \
+	--start="2025-03-01 00:00" -o "$tmp/earlier.bin" || fail "pmimgen earlier"
+files="$tmp/later.bin $tmp/earlier.bin"
+
+# run NAME OPTION...: the report, standard error and exit code in $tmp/NAME.*
+run() {
+	local name=$1 rc=0
+	shift
+	rpt --run-time="2026-01-01 00:00" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
+	echo "$rc" > "$tmp/$name.rc"
+}
+
+# alike A B WHAT: runs A and B wrote the same
+alike() {
+	if cmp -s "$tmp/$1.out" "$tmp/$2.out" && cmp -s "$tmp/$1.err" "$tmp/$2.err" &&
+	   cmp -s "$tmp/$1.rc" "$tmp/$2.rc"; then
+		pass "$3 (exit $(cat "$tmp/$1.rc"))"
+	else
+		fail "$3: differs"
+		diff "$tmp/$1.err" "$tmp/$2.err" | head -5
+		diff "$tmp/$1.out" "$tmp/$2.out" | head -5
+	fi
+}
+
+for report in waits cpu tasks summary; do
+	for by in hour day total; do
+		for format in csv text; do
+			opts="--report=$report --by=$by --format=$format"
+			# shellcheck disable=SC2086
+			run all $opts --group-memory=0 $files
+			for limit in 1 40K; do
+				# shellcheck disable=SC2086
+				run limited $opts --group-memory=$limit $files
+				alike all limited "$report --by=$by --format=$format --group-memory=$limit"
+			done
+		done
+	done
+done
+# the groups were many more than 40K holds (two waits groups)
+run all --report=waits --by=hour --group-memory=0 $files
+[ "$(wc -l < "$tmp/all.out")" -gt 1000 ] &&
+	pass "waits --by=hour: $(wc -l < "$tmp/all.out") rows, far more than 40K holds" ||
+	fail "waits --by=hour: too few rows to spill"
+
+# ---- partials written and merged past the limit ----
+# exit 4 (warnings: parts dropped) is a run that wrote its output
+ok() { "$@" || [ $? -eq 4 ]; }
+run single --report=waits --by=hour --group-memory=0 $files
+ok rpt -q --partial --report=waits --by=hour --group-memory=1 -o "$tmp/a.part" "$tmp/later.bin" &&
+ok rpt -q --partial --report=waits --by=hour --group-memory=1 -o "$tmp/b.part" "$tmp/earlier.bin" ||
+	fail "partials with --group-memory=1"
+run merged --merge --report=waits --by=hour --group-memory=1 "$tmp/b.part" "$tmp/a.part"
+if cmp -s "$tmp/single.out" "$tmp/merged.out"; then
+	pass "partials written and merged with --group-memory=1: the single run's report"
+else
+	fail "partials with --group-memory=1: the merge differs from the single run"
+	diff "$tmp/single.out" "$tmp/merged.out" | head -5
+fi
+
+# ---- --jobs ----
+cp "$tmp/later.bin" "$tmp/x1.bin"
+gen --framing=rdw --sources=SYSE,SYSF --intervals=96 --seed=6 -o "$tmp/x2.bin" || fail "pmimgen x2"
+run j1 --report=cpu --by=hour --group-memory=0 "$tmp/x1.bin" "$tmp/x2.bin"
+run j2 --report=cpu --by=hour --group-memory=1 --jobs=2 "$tmp/x1.bin" "$tmp/x2.bin"
+alike j1 j2 "cpu --by=hour --jobs=2 --group-memory=1: as --jobs=1 holding every group"
+
+# ---- a $TMPDIR that cannot take the file ----
+rc=0
+TMPDIR="$tmp/not-there" rpt --run-time="2026-01-01 00:00" --report=waits --by=hour \
+	--group-memory=1 $files > "$tmp/nodir.out" 2> "$tmp/nodir.err" || rc=$?
+[ $rc -eq 4 ] && pass "no temporary file: exit 4" || fail "no temporary file: exit $rc, wanted 4"
+grep -q "warning: cannot write report groups to a temporary file; held in memory: No such file or directory" \
+	"$tmp/nodir.err" && pass "no temporary file: the warning says why" ||
+	{ fail "no temporary file: the warning"; cat "$tmp/nodir.err"; }
+[ "$(grep -c "temporary file" "$tmp/nodir.err")" -eq 1 ] &&
+	pass "no temporary file: said once" || fail "no temporary file: said more than once"
+cmp -s "$tmp/single.out" "$tmp/nodir.out" && pass "no temporary file: the report is whole" ||
+	fail "no temporary file: the report differs"
+
+# ---- memory: thirty days of four systems by hour ----
+gen --framing=rdw --sources=M1,M2,M3,M4 --intervals=2880 --seed=3 -o "$tmp/month.bin" ||
+	fail "pmimgen month"
+base=$(peak_rss_kb "$PMIMRPT" -q --report=waits "$top_srcdir/data/sample-smf-rdw.dat")
+if [ -n "$base" ]; then
+	held=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=waits --by=hour \
+		--group-memory=0 "$tmp/month.bin")
+	limited=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=waits --by=hour \
+		"$tmp/month.bin")
+	# the default 8 MiB, and 4 MiB for the groups' keys and the buffers
+	bound=$((base + 12288))
+	if [ "$limited" -le $bound ] && [ "$held" -gt $bound ]; then
+		pass "waits --by=hour of a month: $limited KiB (bound $bound), every group held $held KiB"
+	else
+		fail "waits --by=hour of a month: $limited KiB, every group held $held KiB, bound $bound"
+	fi
+else
+	echo "# no GNU time, or a wrapper: peak memory not measured"
+fi
+
+# ---- the option ----
+for bad in abc 1T "" 8MB -1 18446744073709551616; do
+	expect_rc 12 rpt -q --group-memory="$bad" "$top_srcdir/data/sample-pm.dat"
+done
+for good in 0 1 512k 8M 1G; do
+	expect_rc 0 rpt -q --group-memory="$good" --report=waits --by=hour \
+		"$top_srcdir/data/sample-smf-rdw.dat"
+done
+rpt --help | grep -q -- "--group-memory=SIZE" && pass "--help documents --group-memory" ||
+	fail "--help lacks --group-memory"
+finish
