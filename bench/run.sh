@@ -32,15 +32,17 @@
 # machine's moment is the same, not by the tables' medians, taken minutes
 # apart on a machine whose speed can drift by half meanwhile; and runs
 # too short to time well against cat's growth (see there). The CPU's
-# model is shown: the speeds depend on it, the ratios much less.
+# model is shown: the speeds depend on it, the ratios much less. One
+# more target is of memory: waits by hour over a year of 4 sources (made
+# once and kept in the work folder), whose groups pass --group-memory.
 # Then waits on a gzip and a zstd copy of each larger input (made once,
 # kept beside it), beside zcat and zstdcat of the same file to /dev/null.
 # Last, the merge of --partials small partial files (one per system and
 # day: 100 systems, a day of 96 intervals each; made once, in parallel, and
 # kept in the work folder) into the waits report by day: its time and peak
 # RSS, which grow with the groups, not with the partials (0: skipped).
-# Then the charts (when pmimrpt draws them): a year of 15-minute intervals
-# of 4 sources (made once and kept in the work folder), the cpu and waits
+# Then the charts (when pmimrpt draws them): that year of 15-minute
+# intervals of 4 sources, the cpu and waits
 # reports by hour as CSV beside the same as SVG, PNG and PDF charts, a
 # chart per source (8760 points each; waits: two charts of 9 series).
 set -euo pipefail
@@ -382,6 +384,23 @@ target "  --jobs=2: at most 32 MiB" "$(awk -v m="$m" 'BEGIN { printf "%.1f MiB",
 	"$(le "$m" 32768)"
 target "  and at x10 input within 10% (worst growth)" \
 	"$(awk -v g="$worst_rss_growth" 'BEGIN { printf "%+.1f%%", g }')" "$(le "$worst_rss_growth" 10)"
+# A grouped report keeps a group a source and period until the end: by
+# hour over a year of 4 sources, 35,040 groups, the groups past
+# --group-memory (8 MiB) in a temporary file, beside every group held.
+year_file() {
+	local f=$workdir/year-4-sources.dat
+	[ -f "$f" ] || "$pmimgen" --seed=1 --sources=SYSA,SYSB,SYSC,SYSD --start="2025-01-01 00:00" \
+		--intervals=35040 -o "$f"
+	echo "$f"
+}
+year=$(year_file)
+read -r t _ m < <(measure "$pmimrpt" -q --report=waits --by=hour --max-groups=2000000 "$year")
+read -r t0 _ m0 < <(measure "$pmimrpt" -q --report=waits --by=hour --max-groups=2000000 \
+	--group-memory=0 "$year")
+target "waits --by=hour of a year, 4 sources: at most 16 MiB" \
+	"$(awk -v m="$m" 'BEGIN { printf "%.1f MiB", m / 1024 }')" "$(le "$m" 16384)"
+awk -v t="$t" -v t0="$t0" -v m0="$m0" 'BEGIN {
+	printf "    (%.2f s; every group held, --group-memory=0: %.1f MiB, %.2f s)\n", t, m0 / 1024, t0 }'
 # Start-up: the rows above time one run each between two clock reads,
 # which adds the starting of date and /usr/bin/time (cat's empty run
 # shows it, several ms); here 200 runs back to back in one shell, the
@@ -483,9 +502,7 @@ if [ "$partials" -gt 0 ]; then
 fi
 
 # The charts: a year of hourly points, 4 sources.
-year=$workdir/year-4-sources.dat
-[ -f "$year" ] || "$pmimgen" --seed=1 --sources=SYSA,SYSB,SYSC,SYSD --start="2025-01-01 00:00" \
-	--intervals=35040 -o "$year"
+year=$(year_file)
 rm -rf "$workdir/charts" && mkdir "$workdir/charts"
 if "$pmimrpt" -q --report=tasks --by=day --format=svg -o "$workdir/charts/" "$year" 2> /dev/null; then
 	echo "charts of a year by hour, 4 sources ($(stat -c %s "$year") bytes):"
