@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/numparse.h"
 #include "core/partial.h"
+#include "core/spill.h"
 #include "core/text.h"
 #include "core/tzone.h"
 #include "io/input.h"
@@ -87,8 +89,8 @@ struct job {
 	                              pipeline's close with it) */
 	char *msgs;                /* its messages, tagged (diag_replay) */
 	size_t nmsgs;
-	char *part;                /* its partial */
-	size_t npart;
+	int part;                  /* its partial, in a temporary file: -1 for
+	                              none */
 	int rc;                    /* -1: not read to its end */
 	bool apart;                /* read apart, it reads as in one run */
 	size_t ranges, most;       /* of its coverage (coverage_ranges) */
@@ -176,12 +178,13 @@ prime_job(struct pipeline *p, const struct job *j)
 }
 
 /* Read j's input with a pipeline, sources, report and diag of its own:
- * its messages and its partial into memory. */
+ * its messages into memory, its partial into a temporary file (as large
+ * as its report's groups). */
 static void
 read_job(struct run *r, struct job *j)
 {
 	FILE *msgs = open_memstream(&j->msgs, &j->nmsgs);
-	FILE *part = open_memstream(&j->part, &j->npart);
+	FILE *part = (j->part = spill_file()) >= 0 ? fdopen(dup(j->part), "w") : NULL;
 	struct pipeline_opts po = r->o.pipe;
 	struct report_opts so = r->o.sel;
 	/* a zone caches its offsets: a copy of its own for each thread */
@@ -458,8 +461,9 @@ make_jobs(struct run *r, size_t *n)
 	for (size_t i = 0; i < *n; i++)
 		job[i] = cut ? (struct job){ .path = r->inputs[0], .range = true,
 		                             .start = cut[i], .stop = i + 1 < *n ? cut[i + 1] : 0,
-		                             .found = found, .lead = cut[r->jobs + 1 + i] }
-		             : (struct job){ .path = r->inputs[i] };
+		                             .found = found, .lead = cut[r->jobs + 1 + i],
+		                             .part = -1 }
+		             : (struct job){ .path = r->inputs[i], .part = -1 };
 	free(cut);
 	return job;
 }
@@ -498,15 +502,15 @@ read_jobs(struct run *r)
 			struct partial p;
 			pm_status st;
 			diag_replay(&r->diag, j->msgs, j->nmsgs, r->shown);
-			st = partial_take_own(&p, (uint8_t *)j->part, j->npart, err, sizeof err);
-			j->part = NULL;
+			st = partial_map_own(&p, j->part, err, sizeof err);
 			if (merge_partial(r, &p, st, j->path, err, sizeof err) < 0 || j->rc < 0)
 				rc = -1;
 		}
 	}
 	for (size_t i = 0; i < js.n; i++) {
 		free(js.job[i].msgs);
-		free(js.job[i].part);
+		if (js.job[i].part >= 0)
+			close(js.job[i].part);
 		free(js.job[i].spans);
 		free(js.job[i].systems);
 	}

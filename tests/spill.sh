@@ -9,7 +9,10 @@
 # partials written and merged that way; --jobs. A $TMPDIR that cannot take
 # the file is a warning (exit 4), and the report is still whole. Peak
 # memory stays within the limit where every group held takes several
-# times it. The option's values are checked.
+# times it, and so do a partial's writing and merging (written as it
+# comes, mapped and given back as it is read) and --jobs (whose threads
+# write their partials to temporary files), though the partial is larger
+# than the bound. The option's values are checked.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 # ---- every golden case, one group held at a time ----
@@ -131,6 +134,23 @@ if [ -n "$base" ]; then
 	else
 		fail "waits --by=hour of a month: $limited KiB, every group held $held KiB, bound $bound"
 	fi
+	# its partial (50 MB), written and merged; two threads (their
+	# partials in temporary files), each within the bound
+	partial=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=waits --by=hour \
+		--partial -o "$tmp/month.part" "$tmp/month.bin")
+	merge=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=waits --by=hour \
+		--merge "$tmp/month.part")
+	jobs=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=waits --by=hour \
+		--jobs=2 "$tmp/month.bin")
+	size=$(($(wc -c < "$tmp/month.part") / 1024))
+	for run in "partial $partial $bound" "merge $merge $bound" "jobs=2 $jobs $((bound + 12288))"; do
+		set -- $run
+		if [ "$2" -le "$3" ] && [ "$size" -gt "$3" ]; then
+			pass "waits --by=hour of a month, --$1: $2 KiB (bound $3), its partial $size KiB"
+		else
+			fail "waits --by=hour of a month, --$1: $2 KiB, bound $3, its partial $size KiB"
+		fi
+	done
 else
 	echo "# no GNU time, or a wrapper: peak memory not measured"
 fi

@@ -1,7 +1,11 @@
 /* partial.c: the partial file's envelope (partial.h). */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/partial.h"
 
@@ -76,6 +80,17 @@ pw_section(struct pwriter *w, const char tag[4])
 {
 	memcpy(w->tag, tag, 4);
 	w->len = 0;
+	w->direct = false;
+}
+
+void
+pw_section_sized(struct pwriter *w, const char tag[4], uint64_t len)
+{
+	pw_section(w, tag);
+	w->direct = true;
+	w->want = len;
+	put(w, tag, 4);
+	put_number(w, 8, len);
 }
 
 static void
@@ -83,6 +98,11 @@ append(struct pwriter *w, const void *p, size_t n)
 {
 	if (w->failed || n == 0)
 		return;
+	if (w->direct) {
+		put(w, p, n);
+		w->len += n;
+		return;
+	}
 	if (w->len + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 4096;
 		uint8_t *q;
@@ -133,6 +153,11 @@ pw_bytes(struct pwriter *w, const void *p, size_t n)
 void
 pw_end_section(struct pwriter *w)
 {
+	if (w->direct) {
+		w->failed |= w->len != w->want;
+		w->direct = false;
+		return;
+	}
 	put(w, w->tag, 4);
 	put_number(w, 8, w->len);
 	put(w, w->buf, w->len);
@@ -184,6 +209,21 @@ slurp(FILE *fp, uint8_t **out, size_t *len)
 	return PM_OK;
 }
 
+/* The CRC of the first n bytes, the pages of a mapped partial given back
+ * a few MiB at a time behind it. */
+static uint32_t
+crc_released(const struct partial *p, size_t n)
+{
+	const size_t step = (size_t)8 << 20;
+	uint32_t crc = 0;
+
+	for (size_t at = 0; at < n; at += step) {
+		crc = partial_crc32(crc, p->data + at, n - at < step ? n - at : step);
+		partial_release(p, p->data + (n - at < step ? n : at + step));
+	}
+	return crc;
+}
+
 /* Walk the sections: each must fit, and END must be the last and carry
  * the CRC of what comes before it (sum: computed again and compared). */
 static pm_status
@@ -207,7 +247,7 @@ check(const struct partial *p, bool sum, char *err, size_t cap)
 				return PM_E_PARTIAL;
 			}
 			(void)be_uint(s, at + 12, 4, &crc);
-			if (sum && crc != partial_crc32(0, p->data, at)) {
+			if (sum && crc != crc_released(p, at)) {
 				snprintf(err, cap, "offset %zu: the checksum does not match "
 				         "the content (altered or damaged)", at);
 				return PM_E_PARTIAL;
@@ -220,13 +260,16 @@ check(const struct partial *p, bool sum, char *err, size_t cap)
 	return PM_E_PARTIAL;
 }
 
+/* p made of len bytes at data (mapped: a mapping of a file), checked
+ * (sum: the CRC too); refused, they are freed or unmapped. */
 static pm_status
-take(struct partial *p, uint8_t *data, size_t len, bool sum, char *err, size_t cap)
+take(struct partial *p, uint8_t *data, size_t len, bool mapped, bool sum, char *err,
+     size_t cap)
 {
 	uint64_t version = 0;
 	pm_status st = PM_E_PARTIAL;
 
-	*p = (struct partial){ .data = data, .len = len };
+	*p = (struct partial){ .data = data, .len = len, .mapped = mapped };
 	if (len < sizeof magic + 2 || memcmp(data, magic, sizeof magic) != 0)
 		snprintf(err, cap, "offset 0: not a pmimrpt partial (no PMIMPART)");
 	else if (!be_uint(span_make(data, len), 8, 2, &version) || version != PARTIAL_VERSION)
@@ -243,13 +286,33 @@ take(struct partial *p, uint8_t *data, size_t len, bool sum, char *err, size_t c
 pm_status
 partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap)
 {
-	return take(p, data, len, true, err, cap);
+	return take(p, data, len, false, true, err, cap);
 }
 
 pm_status
 partial_take_own(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap)
 {
-	return take(p, data, len, false, err, cap);
+	return take(p, data, len, false, false, err, cap);
+}
+
+/* File fd mapped whole, read-only, into *data; false (errno set) when it
+ * is no regular file or cannot be mapped. */
+static bool
+map_file(int fd, uint8_t **data, size_t *len)
+{
+	struct stat sb;
+	void *m;
+
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+	    (uint64_t)sb.st_size > PARTIAL_MAX)
+		return false;
+	m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return false;
+	(void)madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
+	*data = m;
+	*len = (size_t)sb.st_size;
+	return true;
 }
 
 pm_status
@@ -263,18 +326,51 @@ partial_load(struct partial *p, const char *path, char *err, size_t cap)
 	*p = (struct partial){ 0 };
 	if (!fp)
 		return PM_E_OPEN;
+	if (map_file(fileno(fp), &data, &len)) {
+		fclose(fp);
+		return take(p, data, len, true, true, err, cap);
+	}
 	st = slurp(fp, &data, &len);
 	if (fp != stdin)
 		fclose(fp);
 	return st == PM_OK ? partial_take(p, data, len, err, cap) : st;
 }
 
+pm_status
+partial_map_own(struct partial *p, int fd, char *err, size_t cap)
+{
+	uint8_t *data;
+	size_t len;
+
+	*p = (struct partial){ 0 };
+	if (!map_file(fd, &data, &len)) {
+		snprintf(err, cap, "cannot map the partial: %s", strerror(errno));
+		return PM_E_READ;
+	}
+	return take(p, data, len, true, false, err, cap);
+}
+
+void
+partial_release(const struct partial *p, const uint8_t *upto)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n;
+
+	if (!p->mapped || page <= 0 || upto <= p->data)
+		return;
+	n = (size_t)(upto - p->data) / (size_t)page * (size_t)page;
+	if (n > 0)
+		(void)madvise(p->data, n, MADV_DONTNEED);
+}
+
 void
 partial_free(struct partial *p)
 {
-	free(p->data);
-	p->data = NULL;
-	p->len = 0;
+	if (p->mapped && p->data)
+		munmap(p->data, p->len);
+	else
+		free(p->data);
+	*p = (struct partial){ 0 };
 }
 
 bool

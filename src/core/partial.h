@@ -15,10 +15,12 @@
  * two's complement), texts a u32 length and that many bytes. Which sections
  * there are, and what they hold, is the business of the stages that write
  * them (runpart.c, pmim/coverage.c, report/report.c, report/rowrec.c);
- * this file knows only the envelope. A partial is read whole (its size
- * grows with the groups it holds, which --max-groups bounds, or with the
- * rows of a report of a row per interval, which only memory bounds), its
- * checksum checked before anything is taken from it. */
+ * this file knows only the envelope. Its checksum is checked before
+ * anything is taken from it. Its size grows with the groups it holds
+ * (--max-groups bounds them) or the rows of a report of a row per
+ * interval: a file is mapped, not read into memory, and a large section
+ * can be written as it comes (pw_section_sized), so that neither end
+ * needs its size in memory. */
 #ifndef PARTIAL_H
 #define PARTIAL_H
 
@@ -41,10 +43,16 @@ struct pwriter {
 	size_t len, cap;
 	char tag[4];
 	bool failed;         /* out of memory or a write failed */
+	bool direct;         /* the open section is written as it comes */
+	uint64_t want;       /* its length, given in advance */
 };
 
 void pw_open(struct pwriter *w, FILE *fp);
 void pw_section(struct pwriter *w, const char tag[4]);
+/* A section whose payload's length is known in advance, written to the
+ * file as it comes instead of held until its end: what may be large (a
+ * report's groups). Its end fails the writer when another length came. */
+void pw_section_sized(struct pwriter *w, const char tag[4], uint64_t len);
 void pw_uint(struct pwriter *w, unsigned width, uint64_t v);
 void pw_i64(struct pwriter *w, int64_t v);
 void pw_text(struct pwriter *w, const char *s);
@@ -55,11 +63,15 @@ void pw_end_section(struct pwriter *w);
  * PM_E_NOMEM). Frees the writer's buffer. */
 pm_status pw_close(struct pwriter *w);
 
-/* Reading: a partial loaded whole and checked. */
+/* Reading: a partial checked whole before anything is taken from it. A
+ * file is mapped, not read into memory, and the pages a reader is done
+ * with given back (partial_release), so that a large partial does not
+ * take its size in memory; a pipe is read whole. */
 struct partial {
 	uint8_t *data;
 	size_t len;
 	uint16_t version;
+	bool mapped;
 };
 
 /* Load path ("-": standard input) into p. PM_E_OPEN or PM_E_READ (errno
@@ -75,6 +87,12 @@ pm_status partial_take(struct partial *p, uint8_t *data, size_t len, char *err, 
  * file lay between its writer and its reader. */
 pm_status partial_take_own(struct partial *p, uint8_t *data, size_t len, char *err,
                            size_t cap);
+/* The same of the partial a --jobs thread wrote to file fd, mapped; the
+ * descriptor stays the caller's. */
+pm_status partial_map_own(struct partial *p, int fd, char *err, size_t cap);
+/* The pages of a mapped partial before upto, read and not to be read
+ * again, given back to the system (a hint: nothing for one in memory). */
+void partial_release(const struct partial *p, const uint8_t *upto);
 void partial_free(struct partial *p);
 
 /* The payload of the first section tagged tag; false when there is none. */

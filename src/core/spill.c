@@ -16,9 +16,9 @@ spill_init(struct spill *s, size_t size)
 	*s = (struct spill){ .fd = -1, .size = size };
 }
 
-/* The temporary file, unnamed from the start or unlinked at once. */
-static int
-make_file(void)
+/* Unnamed from the start, or unlinked at once. */
+int
+spill_file(void)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
@@ -65,7 +65,7 @@ whole(int fd, bool write, void *p, size_t n, off_t off)
 pm_status
 spill_put(struct spill *s, uint64_t n, const void *rec)
 {
-	if (s->fd < 0 && (s->fd = make_file()) < 0)
+	if (s->fd < 0 && (s->fd = spill_file()) < 0)
 		return PM_E_WRITE;
 	if (n > (uint64_t)INT64_MAX / s->size ||
 	    !whole(s->fd, true, (void *)(uintptr_t)rec, s->size, (off_t)(n * s->size)))

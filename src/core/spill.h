@@ -22,6 +22,11 @@ struct spill {
 
 void spill_init(struct spill *s, size_t size);
 
+/* An unnamed temporary file in $TMPDIR (else /tmp), open for reading and
+ * writing; -1 (errno set) when none can be made. What a spill is put in,
+ * and what a --jobs thread writes its partial to. */
+int spill_file(void);
+
 /* Record n from rec; PM_E_WRITE (errno set) when the file cannot be made
  * or written. */
 pm_status spill_put(struct spill *s, uint64_t n, const void *rec);

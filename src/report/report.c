@@ -1088,7 +1088,13 @@ report_export(struct report *r, struct pwriter *w)
 	pw_i64(w, r->last_end);
 	pw_uint(w, 8, r->left_out);
 	pw_end_section(w);
-	pw_section(w, groups_tag);
+	/* the groups section, as large as the groups (every group's every
+	 * accumulator), written as it comes */
+	uint64_t len = 16;
+	for (size_t g = 0; g < r->ngroups; g++)
+		len += 4 + strlen(sources_name(r->src, r->groups[g].source)) + 8 +
+		       r->stride * COUNTER_ACC_WORDS * 8;
+	pw_section_sized(w, groups_tag, len);
 	pw_uint(w, 8, r->stride);
 	pw_uint(w, 8, r->ngroups);
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -1135,7 +1141,8 @@ import_counts(struct report *r, struct span s)
 /* Each group of a partial merged into the report's group of the same
  * source and period. */
 static pm_status
-import_groups(struct report *r, struct span s, struct sources *src, char *err, size_t cap)
+import_groups(struct report *r, const struct partial *p, struct span s, struct sources *src,
+              char *err, size_t cap)
 {
 	struct pcursor c = pc_make(s);
 	uint64_t words[COUNTER_ACC_WORDS], stride = pc_uint(&c, 8), n = pc_uint(&c, 8);
@@ -1150,7 +1157,12 @@ import_groups(struct report *r, struct span s, struct sources *src, char *err, s
 		         (unsigned long long)stride, r->stride);
 		return PM_E_PARTIAL_MISMATCH;
 	}
-	for (uint64_t g = 0; g < n && !c.bad; g++) {
+	for (uint64_t g = 0, read = 0; g < n && !c.bad; g++) {
+		/* a MiB at a time, what was read given back */
+		if (c.at - read >= (1u << 20)) {
+			partial_release(p, c.s.p + c.at);
+			read = c.at;
+		}
 		pc_text(&c, name, sizeof name);
 		int64_t period = pc_i64(&c);
 		if (c.bad)
@@ -1203,7 +1215,7 @@ report_import(struct report *r, const struct partial *p, struct sources *src, ch
 		snprintf(err, cap, "its report counts are not whole");
 		return PM_E_PARTIAL;
 	}
-	if ((st = import_groups(r, groups, src, err, cap)) != PM_OK || !has_rows)
+	if ((st = import_groups(r, p, groups, src, err, cap)) != PM_OK || !has_rows)
 		return st;
 	return rowrec_import(&r->rec, rows, r->nout, err, cap);
 }
