@@ -12,6 +12,10 @@
 static const uint8_t magic[8] = { 'P', 'M', 'I', 'M', 'P', 'A', 'R', 'T' };
 static const char end_tag[4] = { 'E', 'N', 'D', ' ' };
 
+/* A section written as it comes goes to the file in chunks of this size,
+ * not a call a number. */
+#define DIRECT_CHUNK ((size_t)64 << 10)
+
 /* Eight bytes a step ("slicing by 8"): table[k][b] is the CRC of byte b
  * followed by k zero bytes. */
 uint32_t
@@ -89,24 +93,34 @@ pw_section_sized(struct pwriter *w, const char tag[4], uint64_t len)
 	pw_section(w, tag);
 	w->direct = true;
 	w->want = len;
+	w->held = 0;
 	put(w, tag, 4);
 	put_number(w, 8, len);
 }
 
+/* n bytes to the open section: held in buf to its end, or for a section
+ * written as it comes, to the end of a chunk. */
 static void
 append(struct pwriter *w, const void *p, size_t n)
 {
+	size_t at;
+
 	if (w->failed || n == 0)
 		return;
-	if (w->direct) {
+	if (w->direct && w->held + n > DIRECT_CHUNK) {
+		put(w, w->buf, w->held);
+		w->held = 0;
+	}
+	if (w->direct && n > DIRECT_CHUNK) {
 		put(w, p, n);
 		w->len += n;
 		return;
 	}
-	if (w->len + n > w->cap) {
+	at = w->direct ? w->held : w->len;
+	if (at + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 4096;
 		uint8_t *q;
-		while (cap < w->len + n)
+		while (cap < at + n)
 			cap *= 2;
 		if (!(q = realloc(w->buf, cap))) {
 			w->failed = true;
@@ -115,8 +129,10 @@ append(struct pwriter *w, const void *p, size_t n)
 		w->buf = q;
 		w->cap = cap;
 	}
-	memcpy(w->buf + w->len, p, n);
+	memcpy(w->buf + at, p, n);
 	w->len += n;
+	if (w->direct)
+		w->held += n;
 }
 
 void
@@ -154,6 +170,7 @@ void
 pw_end_section(struct pwriter *w)
 {
 	if (w->direct) {
+		put(w, w->buf, w->held);
 		w->failed |= w->len != w->want;
 		w->direct = false;
 		return;

@@ -43,7 +43,8 @@ struct pwriter {
 	size_t len, cap;
 	char tag[4];
 	bool failed;         /* out of memory or a write failed */
-	bool direct;         /* the open section is written as it comes */
+	bool direct;         /* the open section is written as it comes, */
+	size_t held;         /* held in buf up to a chunk */
 	uint64_t want;       /* its length, given in advance */
 };
 
