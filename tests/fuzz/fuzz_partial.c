@@ -7,7 +7,8 @@
  * pmim/coverage.c; the groups of a PMIM report or the rows of a Windows
  * report: report.c, series_report.c), and the report written to
  * /dev/null. The first byte chooses the report (cpu, waits, perf,
- * win-cpu). A refused partial is fine; a crash, a leak or a read past its
+ * win-cpu), and with its top bit, one group held in memory and the
+ * others in the spill file (--group-memory). A refused partial is fine; a crash, a leak or a read past its
  * bytes is not. */
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		loaded = true;
 	}
 	def = &defs[data[0] % NREPORTS];
+	ro.group_memory = data[0] & 0x80 ? 1 : 0;  /* every group but one spilled */
 	runpart_put(&id, "report", "%s", def->name);
 	diag_init(&d, "fuzz", NULL);
 	census_init(&census);

@@ -1,6 +1,7 @@
 /* fuzz_report.c: libFuzzer harness for the counter engine, the metric
  * layer and reports. The first byte chooses a built-in report and its
- * grouping; the rest is a stream of PM records, read as fuzz_pm reads
+ * grouping, and whether its groups past the first go to the spill file;
+ * the rest is a stream of PM records, read as fuzz_pm reads
  * them, whose intervals go through the report into a sink that checks
  * every row: as many cells as columns, and each numeric cell empty or a
  * plain decimal number, whatever figures the records hold. */
@@ -18,6 +19,7 @@ static const char *const reports[] = { "waits", "cpu", "tasks", "intervals", "su
 static struct rpt_def defs[NREPORTS];
 static const struct rpt_def *def;
 static enum report_by by;
+static bool spill;  /* one group held, the others in the spill file */
 static struct diag report_diag;
 static struct schema *schema;
 static struct binding_framer framer = { report_frame, NULL };
@@ -92,7 +94,8 @@ static void *
 open_report(const struct sources *src)
 {
 	struct report_opts o = { .by = by, .from = INT64_MIN, .to = INT64_MAX,
-	                         .max_groups = 4096, .max_sources = 4 };
+	                         .max_groups = 4096, .max_sources = 4,
+	                         .group_memory = spill ? 1 : 0 };
 	struct report *r;
 
 	diag_init(&report_diag, "fuzz", NULL);
@@ -137,6 +140,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	def = &defs[data[0] % NREPORTS];
 	by = (enum report_by)(data[0] / NREPORTS % 4);
+	spill = data[0] & 0x80;
 	fuzz_pm_stream(&o);
 	fuzz_run(&o, data + 1, size - 1, 0,
 	         &(struct fuzz_hooks){ binding_frame_interval, open_report, finish_report });
