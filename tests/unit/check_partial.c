@@ -4,7 +4,10 @@
  * partial file is mapped, not read into memory, checked (its checksum)
  * with its pages given back behind the check, and reads the same after
  * partial_release has given back pages already read; a --jobs thread's
- * file is mapped by its descriptor; a damaged or cut file is refused. */
+ * file is mapped by its descriptor; a damaged or cut file is refused. The
+ * CRC-32 (tables, and carry-less multiplication where the CPU has it) is
+ * the bit-by-bit one at every length and alignment, and continues across
+ * pieces. */
 #define _DEFAULT_SOURCE /* mkstemp */
 #include "check_main.h"
 #include <stdint.h>
@@ -206,6 +209,43 @@ START_TEST(damaged_file_refused)
 }
 END_TEST
 
+/* The CRC-32 of IEEE 802.3 a bit at a time, as its definition reads. */
+static uint32_t
+crc_bitwise(const uint8_t *p, size_t n)
+{
+	uint32_t c = 0xFFFFFFFFu;
+
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+	}
+	return ~c;
+}
+
+START_TEST(crc_as_defined)
+{
+	static uint8_t buf[1200];
+	uint32_t x = 12345;
+	size_t wrong = 0;
+
+	ck_assert_uint_eq(partial_crc32(0, (const uint8_t *)"123456789", 9), 0xCBF43926u);
+	for (size_t i = 0; i < sizeof buf; i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(x >> 16);
+	}
+	for (size_t off = 0; off < 16; off++)
+		for (size_t n = 0; n + off <= sizeof buf; n += n < 300 ? 1 : 37)
+			wrong += partial_crc32(0, buf + off, n) != crc_bitwise(buf + off, n);
+	ck_assert_uint_eq(wrong, 0);
+	/* in two pieces, split anywhere */
+	for (size_t cut = 0; cut <= 1000; cut += 7)
+		wrong += partial_crc32(partial_crc32(0, buf, cut), buf + cut, 1000 - cut) !=
+		         crc_bitwise(buf, 1000);
+	ck_assert_uint_eq(wrong, 0);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -213,6 +253,7 @@ unit_suite(void)
 	TCase *tc = tcase_create("partial");
 
 	tcase_set_timeout(tc, 60);  /* under an emulator too */
+	tcase_add_test(tc, crc_as_defined);
 	tcase_add_test(tc, sized_section_same_bytes);
 	tcase_add_test(tc, sized_section_wrong_length_fails);
 	tcase_add_test(tc, file_mapped_and_released);
