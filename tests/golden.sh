@@ -9,20 +9,5 @@
 # UPDATE_GOLDEN=1 make check TESTS=tests/golden.sh, then review the diff.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-for list in "$top_srcdir/tests/golden/LIST" "$top_srcdir/tests/report-golden/LIST"; do
-	dir=$(dirname "$list")
-	where=tests/$(basename "$dir")
-	while read -r name _; do
-		case $name in ''|'#'*) continue ;; esac
-		rc=0
-		golden_case "$list" "$name" > "$tmp/$name.out" 2> "$tmp/$name.err" < /dev/null || rc=$?
-		echo "$rc" > "$tmp/$name.rc"
-		for ext in out err rc; do
-			if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-				cp "$tmp/$name.$ext" "$dir/$name.$ext"
-			fi
-			same "$dir/$name.$ext" "$tmp/$name.$ext" "$where/$name.$ext"
-		done
-	done < "$list"
-done
+golden_all
 finish

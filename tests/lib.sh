@@ -99,6 +99,31 @@ EOF
 	(cd "$top_srcdir/$dir" && eval "rpt \"\$@\" $opts \"\$input\"")
 }
 
+# golden_all [OPTION]...: every case of both golden-file lists
+# (tests/golden/LIST, tests/report-golden/LIST), with OPTIONs added in
+# front, compared with its NAME.out, NAME.err and NAME.rc; with no OPTION
+# and UPDATE_GOLDEN=1, those files are replaced first.
+golden_all() {
+	local list dir where name rc ext
+	for list in "$top_srcdir/tests/golden/LIST" "$top_srcdir/tests/report-golden/LIST"; do
+		dir=$(dirname "$list")
+		where=tests/$(basename "$dir")
+		while read -r name _; do
+			case $name in ''|'#'*) continue ;; esac
+			rc=0
+			golden_case "$list" "$name" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" \
+				< /dev/null || rc=$?
+			echo "$rc" > "$tmp/$name.rc"
+			for ext in out err rc; do
+				if [ "${UPDATE_GOLDEN:-0}" = 1 ] && [ $# -eq 0 ]; then
+					cp "$tmp/$name.$ext" "$dir/$name.$ext"
+				fi
+				same "$dir/$name.$ext" "$tmp/$name.$ext" "$where/$name.$ext${*:+ with $*}"
+			done
+		done < "$list"
+	done
+}
+
 # pm_patch IN OUT N FIELD=VALUE...: a copy of the PM stream IN in which the
 # records of its N-th interval (1: the first; parts of one interval share
 # their four stamp fields) have FIELD set, in the parts that hold it.

@@ -16,25 +16,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 # ---- every golden case, one group held at a time ----
-for list in "$top_srcdir/tests/golden/LIST" "$top_srcdir/tests/report-golden/LIST"; do
-	dir=$(dirname "$list")
-	where=tests/$(basename "$dir")
-	while read -r name _; do
-		case $name in ''|'#'*) continue ;; esac
-		rc=0
-		golden_case "$list" "$name" --group-memory=1 > "$tmp/$name.out" 2> "$tmp/$name.err" \
-			< /dev/null || rc=$?
-		echo "$rc" > "$tmp/$name.rc"
-		if cmp -s "$dir/$name.out" "$tmp/$name.out" && cmp -s "$dir/$name.err" "$tmp/$name.err" &&
-		   cmp -s "$dir/$name.rc" "$tmp/$name.rc"; then
-			pass "$where/$name with --group-memory=1: the golden files"
-		else
-			fail "$where/$name with --group-memory=1: differs from the golden files"
-			diff "$dir/$name.out" "$tmp/$name.out" | head -5
-			diff "$dir/$name.err" "$tmp/$name.err" | head -5
-		fi
-	done < "$list"
-done
+golden_all --group-memory=1
 
 # ---- generated dumps: four systems, two days, then the day before ----
 gen --framing=rdw --sources=SYSA,SYSB,SYSC,SYSD --intervals=192 --seed=4 \
