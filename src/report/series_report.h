@@ -53,7 +53,7 @@ bool series_report_what_matched_nothing(const struct series_report *r, char *out
  * interval, the rows themselves (report/rowrec.h), kept instead of written
  * when opts.rows_input is set, each with the input its frame came from.
  * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
-void series_report_export(const struct series_report *r, struct pwriter *w);
+void series_report_export(struct series_report *r, struct pwriter *w);
 /* The rows held (what --max-groups bounds). */
 size_t series_report_rows(const struct series_report *r);
 pm_status series_report_import(struct series_report *r, const struct partial *p,
