@@ -118,6 +118,7 @@ struct series_report {
 	size_t nbound;
 	struct texts keys;      /* the rows' keys */
 	struct texts inputs;    /* the inputs rows first appeared in */
+	uint32_t last_input;    /* the last frame's */
 	uint64_t seq;           /* rows made */
 	uint64_t seq_base;      /* rows of the partials merged: a partial's
 	                           rows are made after theirs */
@@ -1254,17 +1255,22 @@ void
 series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
-	uint32_t input;
+	const char *name = f->input ? f->input : "-";
+	uint32_t input = r->last_input;
 
 	r->offered++;
 	if (!source_filter_keeps(&r->filter, f->source))
 		return;
-	if (!texts_intern(&r->inputs, f->input ? f->input : "-", &input)) {
+	/* most frames come from the input of the frame before: compared,
+	 * not hashed */
+	if ((!r->inputs.n || strcmp(r->inputs.t[input], name) != 0) &&
+	    !texts_intern(&r->inputs, name, &input)) {
 		if (r->left_out++ == 0)
 			diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET,
 			        "values of further counters are left out");
 		return;
 	}
+	r->last_input = input;
 	r->of_sources++;
 	for (; r->seen < f->nseries; r->seen++) {
 		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
