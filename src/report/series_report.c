@@ -170,23 +170,36 @@ struct series_report {
 };
 
 
+/* An empty index for need entries in place of *index (*cap entries): a
+ * power of two from least on, under half full, for the entries to be put
+ * back; false out of memory, the old one kept. */
+static bool
+index_renew(uint32_t **index, size_t *cap, size_t need, size_t least)
+{
+	size_t n = *cap ? *cap : least;
+	uint32_t *t;
+
+	while (2 * need > n)
+		n *= 2;
+	if (!(t = calloc(n, sizeof *t)))
+		return false;
+	free(*index);
+	*index = t;
+	*cap = n;
+	return true;
+}
+
 static bool
 texts_rehash(struct texts *x)
 {
-	size_t cap = x->index_cap ? x->index_cap * 2 : 256;
-	uint32_t *t = calloc(cap, sizeof *t);
-
-	if (!t)
+	if (!index_renew(&x->index, &x->index_cap, x->n + 1, 256))
 		return false;
 	for (size_t i = 0; i < x->n; i++) {
-		size_t at = (size_t)fnv_text(FNV_OFFSET, x->t[i]) & (cap - 1);
-		while (t[at])
-			at = (at + 1) & (cap - 1);
-		t[at] = (uint32_t)(i + 1);
+		size_t at = (size_t)fnv_text(FNV_OFFSET, x->t[i]) & (x->index_cap - 1);
+		while (x->index[at])
+			at = (at + 1) & (x->index_cap - 1);
+		x->index[at] = (uint32_t)(i + 1);
 	}
-	free(x->index);
-	x->index = t;
-	x->index_cap = cap;
 	return true;
 }
 
@@ -562,15 +575,8 @@ grow_slots(struct series_report *r)
 		return false;
 	r->slots_cap = cap;
 	if (2 * cap > r->index_cap) {
-		size_t icap = r->index_cap ? r->index_cap : 128;
-		while (2 * cap > icap)
-			icap *= 2;
-		uint32_t *t = calloc(icap, sizeof *t);
-		if (!t)
+		if (!index_renew(&r->index, &r->index_cap, cap, 128))
 			return false;
-		free(r->index);
-		r->index = t;
-		r->index_cap = icap;
 		for (uint32_t i = 0; i < r->nslots; i++)
 			if (r->rows[i].key != NO_KEY)
 				index_put(r, i);
@@ -630,13 +636,8 @@ group_new(struct series_report *r, uint32_t source, int64_t period)
 	    !grow_table((void **)&r->groups, &r->groups_cap, r->ngroups + 1, sizeof *r->groups))
 		return NONE;
 	if (2 * (r->ngroups + 1) > r->group_index_cap) {
-		size_t cap = r->group_index_cap ? r->group_index_cap * 2 : 64;
-		uint32_t *t = calloc(cap, sizeof *t);
-		if (!t)
+		if (!index_renew(&r->group_index, &r->group_index_cap, r->ngroups + 1, 64))
 			return NONE;
-		free(r->group_index);
-		r->group_index = t;
-		r->group_index_cap = cap;
 		for (uint32_t i = 0; i < r->ngroups; i++)
 			group_index_put(r, i);
 	}
