@@ -67,20 +67,30 @@ alike() {
 	fi
 }
 
-for report in waits cpu tasks summary; do
-	for by in hour day total; do
-		for format in csv text; do
-			opts="--report=$report --by=$by --format=$format"
-			# shellcheck disable=SC2086
-			run all $opts --group-memory=0 $files
-			for limit in 1 40K; do
+# limits REPORTS FILES [OPTION...]: each report by hour, day and in total,
+# CSV and text, the same with --group-memory=1 and 40K as with 0
+limits() {
+	local reports=$1 files=$2 report by format limit
+	shift 2
+	for report in $reports; do
+		for by in hour day total; do
+			for format in csv text; do
 				# shellcheck disable=SC2086
-				run limited $opts --group-memory=$limit $files
-				alike all limited "$report --by=$by --format=$format --group-memory=$limit"
+				run all --report=$report --by=$by --format=$format "$@" \
+					--group-memory=0 $files
+				for limit in 1 40K; do
+					# shellcheck disable=SC2086
+					run limited --report=$report --by=$by --format=$format "$@" \
+						--group-memory=$limit $files
+					alike all limited \
+						"$report --by=$by --format=$format --group-memory=$limit"
+				done
 			done
 		done
 	done
-done
+}
+
+limits "waits cpu tasks summary" "$files"
 # the groups were many more than 40K holds (two waits groups)
 run all --report=waits --by=hour --group-memory=0 $files
 [ "$(wc -l < "$tmp/all.out")" -gt 1000 ] &&
@@ -149,20 +159,7 @@ gen --framing=perf --sources=W1,W2 --interval=300 --intervals=36 --seed=5 \
 	--start="2025-03-01 22:00" -o "$tmp/wb.perf" || fail "pmimgen wb"
 wfiles="$tmp/wa.perf $tmp/wb.perf"
 names=--perf-names=$tmp/w.names
-for report in perf win-cpu win-disk; do
-	for by in hour day total; do
-		for format in csv text; do
-			opts="--report=$report --by=$by --format=$format $names"
-			# shellcheck disable=SC2086
-			run all $opts --group-memory=0 $wfiles
-			for limit in 1 40K; do
-				# shellcheck disable=SC2086
-				run limited $opts --group-memory=$limit $wfiles
-				alike all limited "$report --by=$by --format=$format --group-memory=$limit"
-			done
-		done
-	done
-done
+limits "perf win-cpu win-disk" "$wfiles" "$names"
 # every report wrote rows: none was left with its heading alone
 run all --report=win-disk --by=hour $names --group-memory=0 $wfiles
 [ "$(wc -l < "$tmp/all.out")" -gt 40 ] &&
