@@ -48,7 +48,6 @@ struct row {
 	uint64_t n;             /* its number */
 	uint32_t next;          /* its group's next row held, or the next free
 	                           slot; NONE for none */
-	uint32_t pos;           /* its place in the index */
 };
 
 /* The rows of a source and period: held in slots together, or given up
@@ -58,6 +57,8 @@ struct group {
 	int64_t period;
 	bool held;
 	uint32_t head, tail;    /* its rows held, by number */
+	uint32_t *index;        /* and by key: slot + 1, 0 empty */
+	size_t nheld, index_cap;
 	uint32_t newer;         /* the group held after it */
 	uint32_t runs, last_run;  /* its rows' numbers, as runs of */
 	uint64_t used;          /* the clock when a frame or a merged row last
@@ -126,8 +127,7 @@ struct series_report {
 	                           of (input name, seq), as one run over the
 	                           inputs in name order writes them */
 	/* rows: their groups by (source, period) and the runs of their
-	 * numbers; at most held_max of them in slots, their stats by slot,
-	 * and the index of those by (source, period, key) */
+	 * numbers; at most held_max of them in slots, their stats by slot */
 	struct group *groups;
 	size_t ngroups, groups_cap;
 	uint32_t *group_index;  /* group + 1; 0 is empty */
@@ -141,8 +141,6 @@ struct series_report {
 	struct stat *stats;
 	size_t nslots, slots_cap, held, held_max;
 	uint32_t free_slot;
-	uint32_t *index;        /* slot + 1; 0 is empty */
-	size_t index_cap;
 	/* the rows given up, in words: put from out, read into in, a row
 	 * read back into loaded */
 	struct spill spill;
@@ -370,6 +368,14 @@ series_report_open(struct series_report **out, const struct rpt_def *def,
 	return PM_OK;
 }
 
+/* The groups' indexes freed. */
+static void
+free_groups(struct series_report *r)
+{
+	for (size_t g = 0; g < r->ngroups; g++)
+		free(r->groups[g].index);
+}
+
 void
 series_report_close(struct series_report *r)
 {
@@ -379,12 +385,12 @@ series_report_close(struct series_report *r)
 	free(r->bound);
 	texts_free(&r->keys);
 	texts_free(&r->inputs);
+	free_groups(r);
 	free(r->groups);
 	free(r->group_index);
 	free(r->runs);
 	free(r->rows);
 	free(r->stats);
-	free(r->index);
 	spill_close(&r->spill);
 	free(r->out);
 	free(r->in);
@@ -501,61 +507,37 @@ hash_of(uint32_t source, int64_t period, uint32_t key)
 }
 
 static size_t
-slot_of(const struct series_report *r, uint32_t source, int64_t period, uint32_t key)
+key_slot(const struct group *x, uint32_t key)
 {
-	return (size_t)hash_of(source, period, key) & (r->index_cap - 1);
+	return (size_t)hash_of(x->source, x->period, key) & (x->index_cap - 1);
 }
 
 static void
-index_put(struct series_report *r, uint32_t slot)
+key_put(const struct series_report *r, struct group *x, uint32_t slot)
 {
-	struct row *w = &r->rows[slot];
-	size_t s = slot_of(r, w->source, w->period, w->key);
+	size_t s = key_slot(x, r->rows[slot].key);
 
-	while (r->index[s])
-		s = (s + 1) & (r->index_cap - 1);
-	r->index[s] = slot + 1;
-	w->pos = (uint32_t)s;
+	while (x->index[s])
+		s = (s + 1) & (x->index_cap - 1);
+	x->index[s] = slot + 1;
 }
 
-/* The row of slot out of the index: the entries after it that would not
- * be found past the hole moved back into it. */
-static void
-index_drop(struct series_report *r, uint32_t slot)
-{
-	size_t mask = r->index_cap - 1, hole = r->rows[slot].pos, s = hole;
-
-	for (;;) {
-		s = (s + 1) & mask;
-		if (!r->index[s])
-			break;
-		struct row *w = &r->rows[r->index[s] - 1];
-		size_t home = slot_of(r, w->source, w->period, w->key);
-		/* stays when its home lies cyclically in (hole, s] */
-		if (hole <= s ? hole < home && home <= s : hole < home || home <= s)
-			continue;
-		r->index[hole] = r->index[s];
-		w->pos = (uint32_t)hole;
-		hole = s;
-	}
-	r->index[hole] = 0;
-}
-
-/* The slot of the row (source, period, key) held, or NONE. */
+/* The slot of group g's row of key, held, or NONE. */
 static uint32_t
-index_find(const struct series_report *r, uint32_t source, int64_t period, uint32_t key)
+key_find(const struct series_report *r, uint32_t g, uint32_t key)
 {
-	for (size_t s = slot_of(r, source, period, key); r->index[s];
-	     s = (s + 1) & (r->index_cap - 1)) {
-		const struct row *w = &r->rows[r->index[s] - 1];
-		if (w->source == source && w->period == period && w->key == key)
-			return r->index[s] - 1;
-	}
+	const struct group *x = &r->groups[g];
+
+	if (!x->index_cap)
+		return NONE;
+	for (size_t s = key_slot(x, key); x->index[s]; s = (s + 1) & (x->index_cap - 1))
+		if (r->rows[x->index[s] - 1].key == key)
+			return x->index[s] - 1;
 	return NONE;
 }
 
 /* Room for one more slot: up to held_max at once, past it only for the
- * groups a frame needs; the index stays under half full. */
+ * groups a frame needs. */
 static bool
 grow_slots(struct series_report *r)
 {
@@ -574,13 +556,6 @@ grow_slots(struct series_report *r)
 	if (!rows || !stats)
 		return false;
 	r->slots_cap = cap;
-	if (2 * cap > r->index_cap) {
-		if (!index_renew(&r->index, &r->index_cap, cap, 128))
-			return false;
-		for (uint32_t i = 0; i < r->nslots; i++)
-			if (r->rows[i].key != NO_KEY)
-				index_put(r, i);
-	}
 	return true;
 }
 
@@ -671,7 +646,22 @@ add_number(struct series_report *r, struct group *x, uint64_t n)
 	return true;
 }
 
-/* Slot s held in group g, after its other rows. */
+/* Room in group g's index for one more row held; false out of memory. */
+static bool
+key_room(struct series_report *r, uint32_t g)
+{
+	struct group *x = &r->groups[g];
+
+	if (2 * (x->nheld + 1) <= x->index_cap)
+		return true;
+	if (!index_renew(&x->index, &x->index_cap, x->nheld + 1, 16))
+		return false;
+	for (uint32_t h = x->head; h != NONE; h = r->rows[h].next)
+		key_put(r, x, h);
+	return true;
+}
+
+/* Slot s held in group g, after its other rows (key_room made room). */
 static void
 chain(struct series_report *r, uint32_t g, uint32_t s)
 {
@@ -684,7 +674,8 @@ chain(struct series_report *r, uint32_t g, uint32_t s)
 	else
 		x->head = s;
 	x->tail = s;
-	index_put(r, s);
+	x->nheld++;
+	key_put(r, x, s);
 }
 
 static struct stat *
@@ -756,14 +747,16 @@ release(struct series_report *r, uint32_t g)
 
 	for (uint32_t s = x->head, next; s != NONE; s = next) {
 		next = r->rows[s].next;
-		index_drop(r, s);
 		r->rows[s].key = NO_KEY;
 		r->rows[s].next = r->free_slot;
 		r->free_slot = s;
 		r->held--;
 	}
+	free(x->index);
+	x->index = NULL;
 	x->held = false;
 	x->head = x->tail = NONE;
+	x->nheld = x->index_cap = 0;
 	if (r->oldest == g) {
 		r->oldest = x->newer;
 	} else {
@@ -898,6 +891,8 @@ take_back(struct series_report *r, uint32_t g)
 				goto fail;
 			for (size_t i = 0; i < k; i++) {
 				uint32_t s = first;
+				if (!key_room(r, g))
+					goto fail;
 				if (!unpack_row(r, &r->in[i * r->words], n + i, &r->rows[s],
 				                stats_of(r, s))) {
 					errno = 0;
@@ -934,22 +929,16 @@ static struct row *
 find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key,
          uint32_t input)
 {
-	uint32_t s = r->index_cap ? index_find(r, source, period, key) : NONE;
-	uint32_t g;
+	uint32_t g = group_find(r, source, period), s;
 
-	if (s != NONE)
-		return &r->rows[s];
-	g = group_find(r, source, period);
-	if (g != NONE && !r->groups[g].held) {
-		if (!take_back(r, g)) {
-			r->left_out++;
-			return NULL;
-		}
-		if ((s = index_find(r, source, period, key)) != NONE)
-			return &r->rows[s];
+	if (g != NONE && !r->groups[g].held && !take_back(r, g)) {
+		r->left_out++;
+		return NULL;
 	}
+	if (g != NONE && (s = key_find(r, g, key)) != NONE)
+		return &r->rows[s];
 	if (r->nrows + 1 > r->o.max_groups ||
-	    (g == NONE && (g = group_new(r, source, period)) == NONE))
+	    (g == NONE && (g = group_new(r, source, period)) == NONE) || !key_room(r, g))
 		return no_row(r);
 	r->groups[g].used = r->clock;
 	if ((s = slot_take(r)) == NONE)
@@ -1235,9 +1224,7 @@ each_row(struct series_report *r, row_fn *fn, void *ctx)
 static void
 forget_rows(struct series_report *r)
 {
-	for (uint32_t s = 0; s < r->nslots; s++)
-		if (r->rows[s].key != NO_KEY)
-			r->index[r->rows[s].pos] = 0;
+	free_groups(r);
 	if (r->group_index_cap)
 		memset(r->group_index, 0, r->group_index_cap * sizeof *r->group_index);
 	r->ngroups = r->nruns = r->nrows = r->nslots = r->held = 0;
