@@ -53,16 +53,17 @@ struct row {
 /* The rows of a source and period: held in slots together, or given up
  * to the spill file together (the file keeps each row at its number). */
 struct group {
-	uint32_t source;
 	int64_t period;
-	bool held;
-	uint32_t head, tail;    /* its rows held, by number */
-	uint32_t *index;        /* and by key: slot + 1, 0 empty */
-	size_t nheld, index_cap;
-	uint32_t newer;         /* the group held after it */
-	uint32_t runs, last_run;  /* its rows' numbers, as runs of */
 	uint64_t used;          /* the clock when a frame or a merged row last
 	                           needed it: not given up then */
+	uint32_t *index;        /* its rows held by key: slot + 1, 0 empty */
+	size_t index_cap;
+	uint32_t source;
+	uint32_t head, tail;    /* its rows held, by number */
+	uint32_t nheld;
+	uint32_t newer;         /* the group held after it */
+	uint32_t runs, last_run;  /* its rows' numbers: the first and last run */
+	bool held;
 };
 
 /* Consecutive row numbers of one group, and its next run. */
