@@ -43,9 +43,9 @@ struct row {
 	int64_t period;         /* a period start, 0 (total), a frame number */
 	int64_t first, last;    /* the span of its values */
 	uint32_t input;         /* where it first appeared: a text of inputs, */
-	uint32_t group;         /* (its source and period) */
 	uint64_t seq;           /* and the rows made before it in that run */
 	uint64_t n;             /* its number */
+	uint32_t group;         /* its source and period's */
 	uint32_t next;          /* its group's next row held, or the next free
 	                           slot; NONE for none */
 };
@@ -537,15 +537,15 @@ key_find(const struct series_report *r, uint32_t g, uint32_t key)
 	return NONE;
 }
 
-/* Room for one more slot: up to held_max at once, past it only for the
- * groups a frame needs. */
+/* Room for more slots: doubling up to held_max, past it (the groups a
+ * frame needs, or rows the file did not take) doubling again. */
 static bool
 grow_slots(struct series_report *r)
 {
 	size_t cap = r->slots_cap ? r->slots_cap * 2 : 64;
 
-	if (cap > r->held_max)
-		cap = r->held_max > r->nslots ? r->held_max : r->nslots + 1;
+	if (r->slots_cap < r->held_max && cap > r->held_max)
+		cap = r->held_max;
 	if (cap >= NONE)
 		return false;
 	struct row *rows = realloc(r->rows, cap * sizeof *rows);
