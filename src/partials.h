@@ -55,7 +55,7 @@ struct run_partial {
 	const struct coverage *cover;
 	const struct diag *d;
 	struct report *rep;               /* one of the two */
-	const struct series_report *srep;
+	struct series_report *srep;
 };
 
 /* A partial to fp. Both --partial and each thread of --jobs write theirs

@@ -56,10 +56,21 @@ title_is(const char *name, uint32_t index, const void *ctx)
 	return wp_names_is(ctx, name, index);
 }
 
+/* A report's options: the reports of one read share --group-memory. */
+static struct report_opts
+report_opts_of(const struct run *r)
+{
+	struct report_opts o = r->o.sel;
+
+	if (o.group_memory && (o.group_memory /= r->outs.n) == 0)
+		o.group_memory = 1;
+	return o;
+}
+
 struct report_opts
 series_opts(const struct run *r)
 {
-	struct report_opts so = r->o.sel;
+	struct report_opts so = report_opts_of(r);
 
 	so.name_is = title_is;
 	so.name_ctx = r->names;
@@ -210,10 +221,7 @@ output_open(struct run *r, struct output *out)
 		return series_report_open(&out->srep, out->def, &r->sources, &so, out->sink,
 		                          &r->diag);
 	}
-	/* the reports of one read share --group-memory */
-	struct report_opts ro = o->sel;
-	if (ro.group_memory && (ro.group_memory /= r->outs.n) == 0)
-		ro.group_memory = 1;
+	struct report_opts ro = report_opts_of(r);
 	return report_open(&out->rep, out->def, r->schema, &r->sources, &ro, out->sink,
 	                   &r->diag);
 }

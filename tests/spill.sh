@@ -12,7 +12,14 @@
 # times it, and so do a partial's writing and merging (written as it
 # comes, mapped and given back as it is read) and --jobs (whose threads
 # write their partials to temporary files), though the partial is larger
-# than the bound. The option's values are checked.
+# than the bound. The same for the Windows series reports (perf, win-cpu,
+# win-disk), whose rows are given up a source and period at a time:
+# snapshots of three systems and then of two of them, hours before and
+# over the first's first hour (its rows read back when they come again),
+# by hour, day and in total, CSV and text; their partials, the same bytes
+# whatever the limit, and merged; --jobs over the ranges of a file; a
+# peak within the limit where every row held takes twice it. The option's
+# values are checked.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 # ---- every golden case, one group held at a time ----
@@ -45,20 +52,30 @@ alike() {
 	fi
 }
 
-for report in waits cpu tasks summary; do
-	for by in hour day total; do
-		for format in csv text; do
-			opts="--report=$report --by=$by --format=$format"
-			# shellcheck disable=SC2086
-			run all $opts --group-memory=0 $files
-			for limit in 1 40K; do
+# limits REPORTS FILES [OPTION...]: each report by hour, day and in total,
+# CSV and text, the same with --group-memory=1 and 40K as with 0
+limits() {
+	local reports=$1 files=$2 report by format limit
+	shift 2
+	for report in $reports; do
+		for by in hour day total; do
+			for format in csv text; do
 				# shellcheck disable=SC2086
-				run limited $opts --group-memory=$limit $files
-				alike all limited "$report --by=$by --format=$format --group-memory=$limit"
+				run all --report=$report --by=$by --format=$format "$@" \
+					--group-memory=0 $files
+				for limit in 1 40K; do
+					# shellcheck disable=SC2086
+					run limited --report=$report --by=$by --format=$format "$@" \
+						--group-memory=$limit $files
+					alike all limited \
+						"$report --by=$by --format=$format --group-memory=$limit"
+				done
 			done
 		done
 	done
-done
+}
+
+limits "waits cpu tasks summary" "$files"
 # the groups were many more than 40K holds (two waits groups)
 run all --report=waits --by=hour --group-memory=0 $files
 [ "$(wc -l < "$tmp/all.out")" -gt 1000 ] &&
@@ -103,7 +120,10 @@ cmp -s "$tmp/single.out" "$tmp/nodir.out" && pass "no temporary file: the report
 # ---- memory: thirty days of four systems by hour ----
 gen --framing=rdw --sources=M1,M2,M3,M4 --intervals=2880 --seed=3 -o "$tmp/month.bin" ||
 	fail "pmimgen month"
-base=$(peak_rss_kb "$PMIMRPT" -q --report=waits "$top_srcdir/data/sample-smf-rdw.dat")
+# AddressSanitizer's shadow memory and quarantine are not the report's
+base=
+grep -q -a __asan_init "$PMIMRPT" ||
+	base=$(peak_rss_kb "$PMIMRPT" -q --report=waits "$top_srcdir/data/sample-smf-rdw.dat")
 if [ -n "$base" ]; then
 	held=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=waits --by=hour \
 		--group-memory=0 "$tmp/month.bin")
@@ -134,7 +154,79 @@ if [ -n "$base" ]; then
 		fi
 	done
 else
-	echo "# no GNU time, or a wrapper: peak memory not measured"
+	echo "# no GNU time, a wrapper or AddressSanitizer: peak memory not measured"
+fi
+
+# ---- the Windows series reports ----
+gen --framing=perf --sources=W1,W2,W3 --interval=300 --intervals=48 --seed=4 \
+	--start="2025-03-02 00:00" --perf-names="$tmp/w.names" -o "$tmp/wa.perf" || fail "pmimgen wa"
+gen --framing=perf --sources=W1,W2 --interval=300 --intervals=36 --seed=5 \
+	--start="2025-03-01 22:00" -o "$tmp/wb.perf" || fail "pmimgen wb"
+wfiles="$tmp/wa.perf $tmp/wb.perf"
+names=--perf-names=$tmp/w.names
+limits "perf win-cpu win-disk" "$wfiles" "$names"
+# every report wrote rows: none was left with its heading alone
+run all --report=win-disk --by=hour $names --group-memory=0 $wfiles
+[ "$(wc -l < "$tmp/all.out")" -gt 40 ] &&
+	pass "win-disk --by=hour: $(wc -l < "$tmp/all.out") rows" ||
+	fail "win-disk --by=hour: too few rows to spill"
+run all --report=perf --by=hour $names --group-memory=0 $wfiles
+[ "$(wc -l < "$tmp/all.out")" -gt 1000 ] &&
+	pass "perf --by=hour: $(wc -l < "$tmp/all.out") rows, far more than 40K holds" ||
+	fail "perf --by=hour: too few rows to spill"
+
+# a $TMPDIR that cannot take the file: the rows held, the report whole
+run all --report=perf --by=hour $names --group-memory=0 $wfiles
+rc=0
+TMPDIR="$tmp/not-there" rpt --run-time="2026-01-01 00:00" --report=perf --by=hour $names \
+	--group-memory=1 $wfiles > "$tmp/nodir.out" 2> "$tmp/nodir.err" || rc=$?
+[ $rc -eq 4 ] && [ "$(grep -c "warning: cannot write report groups to a temporary file" \
+	"$tmp/nodir.err")" -eq 1 ] && pass "perf, no temporary file: exit 4, said once" ||
+	{ fail "perf, no temporary file: exit $rc"; cat "$tmp/nodir.err"; }
+cmp -s "$tmp/all.out" "$tmp/nodir.out" && pass "perf, no temporary file: the report is whole" ||
+	fail "perf, no temporary file: the report differs"
+
+# partials: the same bytes whatever the limit, merged the same
+for limit in 0 1; do
+	for f in wa wb; do
+		rpt -q --partial --report=perf --by=hour $names --group-memory=$limit \
+			-o "$tmp/$f.$limit.part" "$tmp/$f.perf" || fail "perf --partial of $f"
+	done
+	run merged$limit --merge --report=perf --by=hour $names --group-memory=$limit \
+		"$tmp/wb.$limit.part" "$tmp/wa.$limit.part"
+done
+cmp -s "$tmp/wa.0.part" "$tmp/wa.1.part" && cmp -s "$tmp/wb.0.part" "$tmp/wb.1.part" &&
+	pass "perf --partial with --group-memory=1: the partials of every row held" ||
+	fail "perf --partial with --group-memory=1: the partials differ"
+alike merged0 merged1 "perf partials merged with --group-memory=1"
+[ "$(wc -l < "$tmp/merged1.out")" -gt 1000 ] && pass "perf partials merged: many rows" ||
+	fail "perf partials merged: too few rows"
+
+# --jobs: the ranges of one file, their partials merged
+export PMIMRPT_JOBS_LOG="$tmp/jobs.log"
+: > "$PMIMRPT_JOBS_LOG"
+run j1 --report=perf --by=hour $names --group-memory=0 "$tmp/wa.perf"
+export PMIMRPT_SPLIT_LEAST=100000
+run j2 --report=perf --by=hour $names --group-memory=1 --jobs=2 "$tmp/wa.perf"
+unset PMIMRPT_SPLIT_LEAST
+alike j1 j2 "perf --by=hour --jobs=2 --group-memory=1: as --jobs=1 holding every row"
+grep -q '^apart 2 2 ' "$PMIMRPT_JOBS_LOG" && pass "perf --jobs=2: two ranges read apart" ||
+	{ fail "perf --jobs=2: not read as two ranges"; cat "$PMIMRPT_JOBS_LOG"; }
+unset PMIMRPT_JOBS_LOG
+
+# memory: 200 hours of four systems by hour
+gen --framing=perf --sources=M1,M2,M3,M4 --interval=900 --intervals=800 --seed=3 \
+	-o "$tmp/hours.perf" || fail "pmimgen hours"
+if [ -n "$base" ]; then
+	held=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=perf --by=hour \
+		--group-memory=0 "$tmp/hours.perf")
+	limited=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=perf --by=hour \
+		"$tmp/hours.perf")
+	if [ "$limited" -le $bound ] && [ "$held" -gt $bound ]; then
+		pass "perf --by=hour of 200 hours: $limited KiB (bound $bound), every row held $held KiB"
+	else
+		fail "perf --by=hour of 200 hours: $limited KiB, every row held $held KiB, bound $bound"
+	fi
 fi
 
 # ---- the option ----

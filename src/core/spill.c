@@ -62,28 +62,36 @@ whole(int fd, bool write, void *p, size_t n, off_t off)
 	return true;
 }
 
+/* Whether records n to n + count - 1 lie within what an off_t reaches. */
+static bool
+in_reach(const struct spill *s, uint64_t n, size_t count)
+{
+	return count <= (uint64_t)INT64_MAX / s->size &&
+	       n <= (uint64_t)INT64_MAX / s->size - count;
+}
+
 pm_status
-spill_put(struct spill *s, uint64_t n, const void *rec)
+spill_put(struct spill *s, uint64_t n, size_t count, const void *recs)
 {
 	if (s->fd < 0 && (s->fd = spill_file()) < 0)
 		return PM_E_WRITE;
-	if (n > (uint64_t)INT64_MAX / s->size ||
-	    !whole(s->fd, true, (void *)(uintptr_t)rec, s->size, (off_t)(n * s->size)))
+	if (!in_reach(s, n, count) ||
+	    !whole(s->fd, true, (void *)(uintptr_t)recs, count * s->size, (off_t)(n * s->size)))
 		return PM_E_WRITE;
-	s->put++;
+	s->put += count;
 	return PM_OK;
 }
 
 pm_status
-spill_get(struct spill *s, uint64_t n, void *rec)
+spill_get(struct spill *s, uint64_t n, size_t count, void *recs)
 {
-	if (s->fd < 0 || n > (uint64_t)INT64_MAX / s->size) {
+	if (s->fd < 0 || !in_reach(s, n, count)) {
 		errno = 0;
 		return PM_E_READ;
 	}
-	if (!whole(s->fd, false, rec, s->size, (off_t)(n * s->size)))
+	if (!whole(s->fd, false, recs, count * s->size, (off_t)(n * s->size)))
 		return PM_E_READ;
-	s->got++;
+	s->got += count;
 	return PM_OK;
 }
 

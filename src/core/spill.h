@@ -27,13 +27,14 @@ void spill_init(struct spill *s, size_t size);
  * and what a --jobs thread writes its partial to. */
 int spill_file(void);
 
-/* Record n from rec; PM_E_WRITE (errno set) when the file cannot be made
- * or written. */
-pm_status spill_put(struct spill *s, uint64_t n, const void *rec);
+/* Records n to n + count - 1 from recs, one after another (one write for
+ * a run of them); PM_E_WRITE (errno set) when the file cannot be made or
+ * written. */
+pm_status spill_put(struct spill *s, uint64_t n, size_t count, const void *recs);
 
-/* Record n into rec, which must have been put; PM_E_READ (errno set, or 0
- * for a record never written) otherwise. */
-pm_status spill_get(struct spill *s, uint64_t n, void *rec);
+/* Records n to n + count - 1 into recs, which must have been put;
+ * PM_E_READ (errno set, or 0 for a record past the file's end) otherwise. */
+pm_status spill_get(struct spill *s, uint64_t n, size_t count, void *recs);
 
 /* The file closed, and so gone. */
 void spill_close(struct spill *s);

@@ -544,7 +544,7 @@ give_up(struct report *r, size_t slot)
 		r->totals_owner[t] = 0;
 	}
 	pack_group(r, &r->accs[acc]);
-	if (spill_put(&r->spill, g, r->packed) != PM_OK) {
+	if (spill_put(&r->spill, g, 1, r->packed) != PM_OK) {
 		diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET, "%s; %zu groups held in memory",
 		        strerror(errno), r->held);
 		r->held_max = SIZE_MAX;
@@ -596,7 +596,7 @@ take_back(struct report *r, size_t g)
 {
 	if (!hold(r, g))
 		return false;
-	if (spill_get(&r->spill, g, r->packed) == PM_OK &&
+	if (spill_get(&r->spill, g, 1, r->packed) == PM_OK &&
 	    unpack_group(r, &r->accs[r->groups[g].acc]))
 		return true;
 	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
@@ -613,7 +613,7 @@ group_accs(struct report *r, size_t g)
 {
 	if (r->groups[g].acc != NOT_HELD)
 		return &r->accs[r->groups[g].acc];
-	if (spill_get(&r->spill, g, r->packed) == PM_OK && unpack_group(r, r->loaded))
+	if (spill_get(&r->spill, g, 1, r->packed) == PM_OK && unpack_group(r, r->loaded))
 		return r->loaded;
 	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
 	        errno ? strerror(errno) : "a group is not what was written");

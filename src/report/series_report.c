@@ -1,4 +1,5 @@
 /* series_report.c: series frames grouped into rows (series_report.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 #include "core/fnv.h"
 #include "core/grow.h"
 #include "core/numparse.h"
+#include "core/spill.h"
 #include "report/metric.h"
 #include "report/rowrec.h"
 #include "report/select.h"
@@ -32,16 +34,55 @@ struct stat {
 	struct counter_window lo, hi;
 };
 
-/* A group row. */
+/* A group row, held in a slot. Its number is its place among the rows
+ * made (since the last flush), and where the spill file keeps it. */
 struct row {
 	uint32_t source;
-	uint32_t key;           /* its names: a text of keys */
+	uint32_t key;           /* its names: a text of keys; NO_KEY in a free
+	                           slot */
 	int64_t period;         /* a period start, 0 (total), a frame number */
 	int64_t first, last;    /* the span of its values */
-	size_t slot;            /* its place in the index */
 	uint32_t input;         /* where it first appeared: a text of inputs, */
 	uint64_t seq;           /* and the rows made before it in that run */
+	uint64_t n;             /* its number */
+	uint32_t group;         /* its source and period's */
+	uint32_t next;          /* its group's next row held, or the next free
+	                           slot; NONE for none */
 };
+
+/* The rows of a source and period: held in slots together, or given up
+ * to the spill file together (the file keeps each row at its number). */
+struct group {
+	int64_t period;
+	uint64_t used;          /* the clock when a frame or a merged row last
+	                           needed it: not given up then */
+	uint32_t *index;        /* its rows held by key: slot + 1, 0 empty */
+	size_t index_cap;
+	uint32_t source;
+	uint32_t head, tail;    /* its rows held, by number */
+	uint32_t nheld;
+	uint32_t newer;         /* the group held after it */
+	uint32_t runs, last_run;  /* its rows' numbers: the first and last run */
+	bool held;
+};
+
+/* Consecutive row numbers of one group, and its next run. */
+struct run {
+	uint64_t start;
+	uint32_t count;
+	uint32_t next;
+};
+
+#define NONE UINT32_MAX      /* no slot, group or run */
+#define NO_KEY UINT32_MAX    /* the key of a free slot */
+/* A row in the spill file, in words: its number (checked when read
+ * back), source and key, period, first, last, input, seq; then each stat:
+ * typed, ranged and type, tb, lo_v, hi_v, the accumulator, lo, hi. */
+#define ROW_WORDS 7
+#define STAT_WORDS (4 + COUNTER_ACC_WORDS + 12)
+#define SPILL_BUFFER ((size_t)128 << 10)   /* bytes read or written at once */
+_Static_assert(sizeof(struct counter_window) == 6 * sizeof(uint64_t),
+               "a window is six words, without padding");
 
 /* Texts the report owns, each once, by number. */
 struct texts {
@@ -79,19 +120,40 @@ struct series_report {
 	size_t nbound;
 	struct texts keys;      /* the rows' keys */
 	struct texts inputs;    /* the inputs rows first appeared in */
+	uint32_t last_input;    /* the last frame's */
 	uint64_t seq;           /* rows made */
 	uint64_t seq_base;      /* rows of the partials merged: a partial's
 	                           rows are made after theirs */
 	bool merged;            /* rows came from partials: written in order
 	                           of (input name, seq), as one run over the
 	                           inputs in name order writes them */
-	/* rows, their stats and their index by (source, period, key) */
+	/* rows: their groups by (source, period) and the runs of their
+	 * numbers; at most held_max of them in slots, their stats by slot */
+	struct group *groups;
+	size_t ngroups, groups_cap;
+	uint32_t *group_index;  /* group + 1; 0 is empty */
+	size_t group_index_cap;
+	uint32_t oldest, newest;  /* the groups held, in the order they came */
+	uint64_t clock;         /* a frame's, or a merged row's */
+	struct run *runs;
+	size_t nruns, runs_cap;
+	size_t nrows;           /* rows made since the last flush */
 	struct row *rows;
-	size_t nrows, rows_cap;
 	struct stat *stats;
-	size_t stats_cap;
-	uint32_t *index;
-	size_t index_cap;
+	size_t nslots, slots_cap, held, held_max;
+	uint32_t free_slot;
+	/* the rows given up, in words: put from out, read into in, a row
+	 * read back into loaded */
+	struct spill spill;
+	size_t words;           /* a row's */
+	size_t buffered;        /* rows in a buffer */
+	uint64_t *out, *in;
+	uint64_t spilled;       /* the file's end, in rows */
+	struct row loaded;
+	struct stat *loaded_stats;
+	bool unreadable;        /* a read of the file failed (said once) */
+	uint32_t *order;        /* the slots held, by number, for a walk */
+	size_t order_cap;
 	struct rowrec rec;          /* --by=interval rows of partials */
 	struct sink_column *cols;   /* the writer's, until the report closes */
 	struct sink_cell *cells;
@@ -107,23 +169,36 @@ struct series_report {
 };
 
 
+/* An empty index for need entries in place of *index (*cap entries): a
+ * power of two from least on, under half full, for the entries to be put
+ * back; false out of memory, the old one kept. */
+static bool
+index_renew(uint32_t **index, size_t *cap, size_t need, size_t least)
+{
+	size_t n = *cap ? *cap : least;
+	uint32_t *t;
+
+	while (2 * need > n)
+		n *= 2;
+	if (!(t = calloc(n, sizeof *t)))
+		return false;
+	free(*index);
+	*index = t;
+	*cap = n;
+	return true;
+}
+
 static bool
 texts_rehash(struct texts *x)
 {
-	size_t cap = x->index_cap ? x->index_cap * 2 : 256;
-	uint32_t *t = calloc(cap, sizeof *t);
-
-	if (!t)
+	if (!index_renew(&x->index, &x->index_cap, x->n + 1, 256))
 		return false;
 	for (size_t i = 0; i < x->n; i++) {
-		size_t at = (size_t)fnv_text(FNV_OFFSET, x->t[i]) & (cap - 1);
-		while (t[at])
-			at = (at + 1) & (cap - 1);
-		t[at] = (uint32_t)(i + 1);
+		size_t at = (size_t)fnv_text(FNV_OFFSET, x->t[i]) & (x->index_cap - 1);
+		while (x->index[at])
+			at = (at + 1) & (x->index_cap - 1);
+		x->index[at] = (uint32_t)(i + 1);
 	}
-	free(x->index);
-	x->index = t;
-	x->index_cap = cap;
 	return true;
 }
 
@@ -238,6 +313,25 @@ sink_columns(const struct series_report *r, struct sink_column *out, size_t *n)
 		};
 }
 
+/* The slots' limit (--group-memory), the spill file's buffers. */
+static bool
+alloc_rows(struct series_report *r)
+{
+	size_t slot = sizeof(struct row) + r->nstats * sizeof(struct stat);
+
+	r->free_slot = r->oldest = r->newest = NONE;
+	r->held_max = r->o.group_memory ? r->o.group_memory / slot : SIZE_MAX;
+	if (r->held_max == 0)
+		r->held_max = 1;
+	r->words = ROW_WORDS + r->nstats * STAT_WORDS;
+	spill_init(&r->spill, r->words * sizeof *r->out);
+	r->buffered = SPILL_BUFFER / r->spill.size ? SPILL_BUFFER / r->spill.size : 1;
+	r->out = malloc(r->buffered * r->spill.size);
+	r->in = malloc(r->buffered * r->spill.size);
+	r->loaded_stats = calloc(r->nstats ? r->nstats : 1, sizeof *r->loaded_stats);
+	return r->out && r->in && r->loaded_stats;
+}
+
 pm_status
 series_report_open(struct series_report **out, const struct rpt_def *def,
                    const struct sources *src, const struct report_opts *o,
@@ -261,6 +355,10 @@ series_report_open(struct series_report **out, const struct rpt_def *def,
 		return PM_E_NOMEM;
 	}
 	assign_stats(r);
+	if (!alloc_rows(r)) {
+		series_report_close(r);
+		return PM_E_NOMEM;
+	}
 	sink_columns(r, r->cols, &ncols);
 	st = sink->begin(sink, r->cols, ncols, def->layout == LAYOUT_FORM);
 	if (st != PM_OK) {
@@ -269,6 +367,14 @@ series_report_open(struct series_report **out, const struct rpt_def *def,
 	}
 	*out = r;
 	return PM_OK;
+}
+
+/* The groups' indexes freed. */
+static void
+free_groups(struct series_report *r)
+{
+	for (size_t g = 0; g < r->ngroups; g++)
+		free(r->groups[g].index);
 }
 
 void
@@ -280,9 +386,17 @@ series_report_close(struct series_report *r)
 	free(r->bound);
 	texts_free(&r->keys);
 	texts_free(&r->inputs);
+	free_groups(r);
+	free(r->groups);
+	free(r->group_index);
+	free(r->runs);
 	free(r->rows);
 	free(r->stats);
-	free(r->index);
+	spill_close(&r->spill);
+	free(r->out);
+	free(r->in);
+	free(r->loaded_stats);
+	free(r->order);
 	rowrec_free(&r->rec);
 	free(r->cols);
 	free(r->cells);
@@ -384,79 +498,463 @@ bound_of(struct series_report *r, const struct series_frame *f, uint32_t id)
 /* ---------------------------------------------------------------------- */
 /* Rows */
 
-static size_t
-slot_of(const struct series_report *r, uint32_t source, int64_t period, uint32_t key)
+static uint64_t
+hash_of(uint32_t source, int64_t period, uint32_t key)
 {
 	uint64_t h = ((uint64_t)source * UINT64_C(0x9E3779B97F4A7C15)) ^ (uint64_t)period;
 
 	h = (h ^ key) * UINT64_C(0xBF58476D1CE4E5B9);
-	return (size_t)(h ^ (h >> 31)) & (r->index_cap - 1);
+	return h ^ (h >> 31);
+}
+
+static size_t
+key_slot(const struct group *x, uint32_t key)
+{
+	return (size_t)hash_of(x->source, x->period, key) & (x->index_cap - 1);
 }
 
 static void
-index_put(struct series_report *r, size_t i)
+key_put(const struct series_report *r, struct group *x, uint32_t slot)
 {
-	struct row *w = &r->rows[i];
-	size_t s = slot_of(r, w->source, w->period, w->key);
+	size_t s = key_slot(x, r->rows[slot].key);
 
-	while (r->index[s])
-		s = (s + 1) & (r->index_cap - 1);
-	r->index[s] = (uint32_t)(i + 1);
-	w->slot = s;
+	while (x->index[s])
+		s = (s + 1) & (x->index_cap - 1);
+	x->index[s] = slot + 1;
+}
+
+/* The slot of group g's row of key, held, or NONE. */
+static uint32_t
+key_find(const struct series_report *r, uint32_t g, uint32_t key)
+{
+	const struct group *x = &r->groups[g];
+
+	if (!x->index_cap)
+		return NONE;
+	for (size_t s = key_slot(x, key); x->index[s]; s = (s + 1) & (x->index_cap - 1))
+		if (r->rows[x->index[s] - 1].key == key)
+			return x->index[s] - 1;
+	return NONE;
+}
+
+/* Room for more slots: doubling up to held_max, past it (the groups a
+ * frame needs, or rows the file did not take) doubling again. */
+static bool
+grow_slots(struct series_report *r)
+{
+	size_t cap = r->slots_cap ? r->slots_cap * 2 : 64;
+
+	if (r->slots_cap < r->held_max && cap > r->held_max)
+		cap = r->held_max;
+	if (cap >= NONE)
+		return false;
+	struct row *rows = realloc(r->rows, cap * sizeof *rows);
+	if (rows)
+		r->rows = rows;
+	struct stat *stats = realloc(r->stats, cap * (r->nstats ? r->nstats : 1) * sizeof *stats);
+	if (stats)
+		r->stats = stats;
+	if (!rows || !stats)
+		return false;
+	r->slots_cap = cap;
+	return true;
+}
+
+/* The group of (source, period), or NONE. */
+static uint32_t
+group_find(const struct series_report *r, uint32_t source, int64_t period)
+{
+	if (!r->group_index_cap)
+		return NONE;
+	for (size_t s = (size_t)hash_of(source, period, NO_KEY) & (r->group_index_cap - 1);
+	     r->group_index[s]; s = (s + 1) & (r->group_index_cap - 1)) {
+		const struct group *x = &r->groups[r->group_index[s] - 1];
+		if (x->source == source && x->period == period)
+			return r->group_index[s] - 1;
+	}
+	return NONE;
+}
+
+static void
+group_index_put(struct series_report *r, uint32_t g)
+{
+	size_t s = (size_t)hash_of(r->groups[g].source, r->groups[g].period, NO_KEY) &
+	           (r->group_index_cap - 1);
+
+	while (r->group_index[s])
+		s = (s + 1) & (r->group_index_cap - 1);
+	r->group_index[s] = g + 1;
+}
+
+/* The groups held, in the order they came: g after the others. */
+static void
+hold_group(struct series_report *r, uint32_t g)
+{
+	struct group *x = &r->groups[g];
+
+	x->held = true;
+	x->head = x->tail = x->newer = NONE;
+	if (r->newest == NONE)
+		r->oldest = g;
+	else
+		r->groups[r->newest].newer = g;
+	r->newest = g;
+}
+
+/* A new group of (source, period), held, without rows; NONE out of
+ * memory. */
+static uint32_t
+group_new(struct series_report *r, uint32_t source, int64_t period)
+{
+	uint32_t g = (uint32_t)r->ngroups;
+
+	if (r->ngroups + 1 >= NONE ||
+	    !grow_table((void **)&r->groups, &r->groups_cap, r->ngroups + 1, sizeof *r->groups))
+		return NONE;
+	if (2 * (r->ngroups + 1) > r->group_index_cap) {
+		if (!index_renew(&r->group_index, &r->group_index_cap, r->ngroups + 1, 64))
+			return NONE;
+		for (uint32_t i = 0; i < r->ngroups; i++)
+			group_index_put(r, i);
+	}
+	r->groups[g] = (struct group){ .source = source, .period = period, .runs = NONE,
+	                               .last_run = NONE };
+	r->ngroups++;
+	group_index_put(r, g);
+	hold_group(r, g);
+	return g;
+}
+
+/* Row number n in group g's runs; false out of memory. */
+static bool
+add_number(struct series_report *r, struct group *x, uint64_t n)
+{
+	struct run *last = x->last_run != NONE ? &r->runs[x->last_run] : NULL;
+
+	if (last && last->start + last->count == n && last->count < UINT32_MAX) {
+		last->count++;
+		return true;
+	}
+	if (r->nruns + 1 >= NONE ||
+	    !grow_table((void **)&r->runs, &r->runs_cap, r->nruns + 1, sizeof *r->runs))
+		return false;
+	r->runs[r->nruns] = (struct run){ .start = n, .count = 1, .next = NONE };
+	if (x->last_run != NONE)
+		r->runs[x->last_run].next = (uint32_t)r->nruns;
+	else
+		x->runs = (uint32_t)r->nruns;
+	x->last_run = (uint32_t)r->nruns++;
+	return true;
+}
+
+/* Room in group g's index for one more row held; false out of memory. */
+static bool
+key_room(struct series_report *r, uint32_t g)
+{
+	struct group *x = &r->groups[g];
+
+	if (2 * (x->nheld + 1) <= x->index_cap)
+		return true;
+	if (!index_renew(&x->index, &x->index_cap, x->nheld + 1, 16))
+		return false;
+	for (uint32_t h = x->head; h != NONE; h = r->rows[h].next)
+		key_put(r, x, h);
+	return true;
+}
+
+/* Slot s held in group g, after its other rows (key_room made room). */
+static void
+chain(struct series_report *r, uint32_t g, uint32_t s)
+{
+	struct group *x = &r->groups[g];
+
+	r->rows[s].group = g;
+	r->rows[s].next = NONE;
+	if (x->tail != NONE)
+		r->rows[x->tail].next = s;
+	else
+		x->head = s;
+	x->tail = s;
+	x->nheld++;
+	key_put(r, x, s);
+}
+
+static struct stat *
+stats_of(const struct series_report *r, uint32_t slot)
+{
+	return &r->stats[(size_t)slot * r->nstats];
+}
+
+/* A row and its stats in words, as the spill file keeps them, and back
+ * (false when the words are not a row numbered n of this report). */
+static void
+pack_row(const struct series_report *r, const struct row *w, const struct stat *st,
+         uint64_t *out)
+{
+	out[0] = w->n;
+	out[1] = w->source | (uint64_t)w->key << 32;
+	out[2] = (uint64_t)w->period;
+	out[3] = (uint64_t)w->first;
+	out[4] = (uint64_t)w->last;
+	out[5] = w->input;
+	out[6] = w->seq;
+	for (size_t k = 0; k < r->nstats; k++, st++) {
+		uint64_t *x = &out[ROW_WORDS + k * STAT_WORDS];
+		x[0] = (uint64_t)st->typed | (uint64_t)st->ranged << 1 | (uint64_t)st->type << 8;
+		x[1] = st->tb;
+		memcpy(&x[2], &st->lo_v, sizeof st->lo_v);
+		memcpy(&x[3], &st->hi_v, sizeof st->hi_v);
+		counter_acc_pack(&st->acc, &x[4]);
+		memcpy(&x[4 + COUNTER_ACC_WORDS], &st->lo, sizeof st->lo);
+		memcpy(&x[10 + COUNTER_ACC_WORDS], &st->hi, sizeof st->hi);
+	}
 }
 
 static bool
-grow_rows(struct series_report *r)
+unpack_row(const struct series_report *r, const uint64_t *in, uint64_t n, struct row *w,
+           struct stat *st)
 {
-	size_t need = r->nrows + 1;
-
-	if (!grow_table((void **)&r->rows, &r->rows_cap, need, sizeof *r->rows) ||
-	    !grow_table((void **)&r->stats, &r->stats_cap, need * (r->nstats ? r->nstats : 1),
-	                sizeof *r->stats))
+	if (in[0] != n || (in[1] >> 32) >= r->keys.n || in[5] >= r->inputs.n)
 		return false;
-	if (2 * need > r->index_cap) {
-		size_t cap = r->index_cap ? r->index_cap * 2 : 1024;
-		uint32_t *t = calloc(cap, sizeof *t);
-		if (!t)
+	w->n = n;
+	w->source = (uint32_t)in[1];
+	w->key = (uint32_t)(in[1] >> 32);
+	w->period = (int64_t)in[2];
+	w->first = (int64_t)in[3];
+	w->last = (int64_t)in[4];
+	w->input = (uint32_t)in[5];
+	w->seq = in[6];
+	for (size_t k = 0; k < r->nstats; k++, st++) {
+		const uint64_t *x = &in[ROW_WORDS + k * STAT_WORDS];
+		if ((x[0] >> 8) >= CT_COUNT || counter_acc_unpack(&st->acc, &x[4]) != PM_OK)
 			return false;
-		free(r->index);
-		r->index = t;
-		r->index_cap = cap;
-		for (size_t i = 0; i < r->nrows; i++)
-			index_put(r, i);
+		st->typed = x[0] & 1;
+		st->ranged = (x[0] >> 1) & 1;
+		st->type = (enum counter_type)(x[0] >> 8);
+		st->tb = x[1];
+		memcpy(&st->lo_v, &x[2], sizeof st->lo_v);
+		memcpy(&st->hi_v, &x[3], sizeof st->hi_v);
+		memcpy(&st->lo, &x[4 + COUNTER_ACC_WORDS], sizeof st->lo);
+		memcpy(&st->hi, &x[10 + COUNTER_ACC_WORDS], sizeof st->hi);
 	}
 	return true;
 }
 
-/* The row of (source, period, key), made when new; NULL past --max-groups
- * or out of memory (said once). */
+/* Group g's slots freed, and g no longer held. */
+static void
+release(struct series_report *r, uint32_t g)
+{
+	struct group *x = &r->groups[g];
+
+	for (uint32_t s = x->head, next; s != NONE; s = next) {
+		next = r->rows[s].next;
+		r->rows[s].key = NO_KEY;
+		r->rows[s].next = r->free_slot;
+		r->free_slot = s;
+		r->held--;
+	}
+	free(x->index);
+	x->index = NULL;
+	x->held = false;
+	x->head = x->tail = NONE;
+	x->nheld = x->index_cap = 0;
+	if (r->oldest == g) {
+		r->oldest = x->newer;
+	} else {
+		uint32_t h = r->oldest;
+		while (r->groups[h].newer != g)
+			h = r->groups[h].newer;
+		r->groups[h].newer = x->newer;
+		if (r->newest == g)
+			r->newest = h;
+	}
+	if (r->oldest == NONE)
+		r->newest = NONE;
+}
+
+/* Group g's rows written to the spill file, each at its number, a run of
+ * numbers at a time, and their slots freed; false when they cannot be
+ * written (said once: from then on every row is held). */
+static bool
+give_up(struct series_report *r, uint32_t g)
+{
+	const struct group *x = &r->groups[g];
+	uint32_t s = x->head;
+
+	for (uint32_t u = x->runs; u != NONE; u = r->runs[u].next) {
+		uint64_t n = r->runs[u].start;
+		for (size_t left = r->runs[u].count, k; left > 0; left -= k, n += k) {
+			k = left < r->buffered ? left : r->buffered;
+			for (size_t i = 0; i < k; i++, s = r->rows[s].next)
+				pack_row(r, &r->rows[s], stats_of(r, s), &r->out[i * r->words]);
+			if (spill_put(&r->spill, n, k, r->out) != PM_OK) {
+				diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET,
+				        "%s; %zu rows held in memory", strerror(errno), r->held);
+				r->held_max = SIZE_MAX;
+				return false;
+			}
+			if (n + k > r->spilled)
+				r->spilled = n + k;
+		}
+	}
+	release(r, g);
+	return true;
+}
+
+/* A free slot: past held_max, the group held longest that no frame or row
+ * now needs given up first; NONE out of memory. */
+static uint32_t
+slot_take(struct series_report *r)
+{
+	uint32_t s;
+
+	while (r->held >= r->held_max) {
+		uint32_t g = r->oldest;
+		while (g != NONE && r->groups[g].used == r->clock)
+			g = r->groups[g].newer;
+		if (g == NONE || !give_up(r, g))
+			break;
+	}
+	if (r->free_slot != NONE) {
+		s = r->free_slot;
+		r->free_slot = r->rows[s].next;
+	} else {
+		if (r->nslots == r->slots_cap && !grow_slots(r))
+			return NONE;
+		s = (uint32_t)r->nslots++;
+	}
+	r->held++;
+	return s;
+}
+
+/* A read of the spill file failed: said once. */
+static void
+unreadable(struct series_report *r)
+{
+	if (!r->unreadable)
+		diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
+		        errno ? strerror(errno) : "a row is not what was written");
+	r->unreadable = true;
+}
+
+/* Rows n to n + count - 1 read from the spill file into in; false when
+ * they cannot be (said). */
+static bool
+read_rows(struct series_report *r, uint64_t n, size_t count)
+{
+	if (spill_get(&r->spill, n, count, r->in) == PM_OK)
+		return true;
+	unreadable(r);
+	return false;
+}
+
+/* Slots taken and not chained to a group, from s on, freed again. */
+static void
+untake(struct series_report *r, uint32_t s)
+{
+	for (uint32_t next; s != NONE; s = next) {
+		next = r->rows[s].next;
+		r->rows[s].key = NO_KEY;
+		r->rows[s].next = r->free_slot;
+		r->free_slot = s;
+		r->held--;
+	}
+}
+
+/* Group g's rows read back from the spill file into slots, held again;
+ * false when they cannot be (said; the group stays in the file). */
+static bool
+take_back(struct series_report *r, uint32_t g)
+{
+	uint32_t first = NONE, last = NONE;
+
+	hold_group(r, g);
+	r->groups[g].used = r->clock;
+	for (uint32_t u = r->groups[g].runs; u != NONE; u = r->runs[u].next) {
+		uint64_t n = r->runs[u].start;
+		for (size_t left = r->runs[u].count, k; left > 0; left -= k, n += k) {
+			k = left < r->buffered ? left : r->buffered;
+			/* the slots first: taking them may give up other rows
+			 * through the other buffer */
+			first = last = NONE;
+			for (size_t i = 0; i < k; i++) {
+				uint32_t s = slot_take(r);
+				if (s == NONE)
+					goto fail;
+				r->rows[s] = (struct row){ .key = NO_KEY, .next = NONE };
+				if (last != NONE)
+					r->rows[last].next = s;
+				else
+					first = s;
+				last = s;
+			}
+			if (!read_rows(r, n, k))
+				goto fail;
+			for (size_t i = 0; i < k; i++) {
+				uint32_t s = first;
+				if (!key_room(r, g))
+					goto fail;
+				if (!unpack_row(r, &r->in[i * r->words], n + i, &r->rows[s],
+				                stats_of(r, s))) {
+					errno = 0;
+					unreadable(r);
+					goto fail;
+				}
+				first = r->rows[s].next;
+				chain(r, g, s);
+			}
+		}
+	}
+	return true;
+fail:
+	untake(r, first);
+	release(r, g);
+	return false;
+}
+
+/* No row past --max-groups or out of memory: said once. */
+static struct row *
+no_row(struct series_report *r)
+{
+	if (r->left_out++ == 0)
+		diag_at(r->diag, r->nrows + 1 > r->o.max_groups ? PM_E_GROUP_LIMIT : PM_E_NOMEM,
+		        DIAG_NO_OFFSET, "%zu rows held; values of further rows are left out",
+		        r->nrows);
+	return NULL;
+}
+
+/* The row of (source, period, key), read back with its group when that
+ * was given up, made when new; NULL past --max-groups, out of memory
+ * (said once) or when it cannot be read back. */
 static struct row *
 find_row(struct series_report *r, uint32_t source, int64_t period, uint32_t key,
          uint32_t input)
 {
-	size_t s;
+	uint32_t g = group_find(r, source, period), s;
 
-	if (r->index_cap) {
-		for (s = slot_of(r, source, period, key); r->index[s];
-		     s = (s + 1) & (r->index_cap - 1)) {
-			struct row *w = &r->rows[r->index[s] - 1];
-			if (w->source == source && w->period == period && w->key == key)
-				return w;
-		}
-	}
-	if (r->nrows + 1 > r->o.max_groups || !grow_rows(r)) {
-		if (r->left_out++ == 0)
-			diag_at(r->diag, r->nrows + 1 > r->o.max_groups ? PM_E_GROUP_LIMIT
-			        : PM_E_NOMEM, DIAG_NO_OFFSET,
-			        "%zu rows held; values of further rows are left out", r->nrows);
+	if (g != NONE && !r->groups[g].held && !take_back(r, g)) {
+		r->left_out++;
 		return NULL;
 	}
-	r->rows[r->nrows] = (struct row){ .source = source, .key = key, .period = period,
-	                                  .first = INT64_MAX, .last = INT64_MIN,
-	                                  .input = input, .seq = r->seq++ };
-	memset(&r->stats[r->nrows * r->nstats], 0, r->nstats * sizeof *r->stats);
-	index_put(r, r->nrows);
-	return &r->rows[r->nrows++];
+	if (g != NONE && (s = key_find(r, g, key)) != NONE)
+		return &r->rows[s];
+	if (r->nrows + 1 > r->o.max_groups ||
+	    (g == NONE && (g = group_new(r, source, period)) == NONE) || !key_room(r, g))
+		return no_row(r);
+	r->groups[g].used = r->clock;
+	if ((s = slot_take(r)) == NONE)
+		return no_row(r);
+	if (!add_number(r, &r->groups[g], r->nrows)) {
+		r->rows[s].next = NONE;
+		untake(r, s);
+		return no_row(r);
+	}
+	r->rows[s] = (struct row){ .source = source, .key = key, .period = period,
+	                           .first = INT64_MAX, .last = INT64_MIN,
+	                           .input = input, .seq = r->seq++, .n = r->nrows++ };
+	memset(stats_of(r, s), 0, r->nstats * sizeof *r->stats);
+	chain(r, g, s);
+	return &r->rows[s];
 }
 
 /* The row of series b's value in period, the one it last went to when
@@ -467,7 +965,7 @@ row_of(struct series_report *r, struct bound *b, uint32_t source, int64_t period
 {
 	struct row *w;
 
-	if (b->row < r->nrows) {
+	if (b->row < r->nslots) {
 		w = &r->rows[b->row];
 		if (w->period == period && w->key == b->key && w->source == source)
 			return w;
@@ -619,10 +1117,9 @@ row_text(const struct series_report *r, const struct row *w, enum rpt_text t,
 }
 
 static void
-emit(struct series_report *r, const struct row *w)
+emit(struct series_report *r, const struct row *w, const struct stat *stats)
 {
 	const struct rpt_def *def = r->def;
-	const struct stat *stats = &r->stats[(size_t)(w - r->rows) * r->nstats];
 	struct sink_cell *cells = r->cells;
 	bool periodic = r->o.by == BY_HOUR || r->o.by == BY_DAY;
 
@@ -643,32 +1140,126 @@ emit(struct series_report *r, const struct row *w)
 		        "%zu rows held; further rows are left out", r->rec.nrows);
 }
 
-/* Write the rows held and forget them (the rows of one frame). */
+/* What is done with each row: its slot, or NONE for one read back. */
+typedef void row_fn(struct series_report *r, const struct row *w, const struct stat *st,
+                    uint32_t slot, void *ctx);
+
+static void
+emit_row(struct series_report *r, const struct row *w, const struct stat *st, uint32_t slot,
+         void *ctx)
+{
+	(void)slot;
+	(void)ctx;
+	emit(r, w, st);
+}
+
+/* Rows by number: the slots held, ordered before a walk. */
+static const struct series_report *sort_report;
+
+static int
+by_number(const void *a, const void *b)
+{
+	uint64_t x = sort_report->rows[*(const uint32_t *)a].n;
+	uint64_t y = sort_report->rows[*(const uint32_t *)b].n;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Rows first to first + count - 1, given up, read back from the spill
+ * file a buffer at a time and handed to fn; from one that cannot be on,
+ * left out (said). */
+static void
+each_spilled(struct series_report *r, uint64_t first, uint64_t count, row_fn *fn, void *ctx)
+{
+	for (uint64_t n = first, k; n < first + count; n += k) {
+		k = first + count - n < r->buffered ? first + count - n : r->buffered;
+		if (!read_rows(r, n, (size_t)k))
+			return;
+		for (size_t i = 0; i < k; i++) {
+			if (!unpack_row(r, &r->in[i * r->words], n + i, &r->loaded,
+			                r->loaded_stats)) {
+				errno = 0;
+				unreadable(r);
+				return;
+			}
+			fn(r, &r->loaded, r->loaded_stats, NONE, ctx);
+		}
+	}
+}
+
+/* Every row to fn by number: those held from their slots, the others
+ * read back from the spill file (those that cannot be, or every one out
+ * of memory, left out and said). */
+static void
+each_row(struct series_report *r, row_fn *fn, void *ctx)
+{
+	uint32_t *order;
+	size_t n = 0;
+	uint64_t next = 0;
+	bool sorted = true;
+
+	if (!grow_table((void **)&r->order, &r->order_cap, r->held, sizeof *r->order)) {
+		diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "the report's rows are not written");
+		return;
+	}
+	order = r->order;
+	for (uint32_t s = 0; s < r->nslots; s++)
+		if (r->rows[s].key != NO_KEY) {
+			sorted = sorted && (n == 0 || r->rows[order[n - 1]].n < r->rows[s].n);
+			order[n++] = s;
+		}
+	if (!sorted) {
+		sort_report = r;
+		qsort(order, n, sizeof *order, by_number);
+	}
+	for (size_t i = 0; i <= n; i++) {
+		uint64_t upto = i < n ? r->rows[order[i]].n : r->nrows;
+		each_spilled(r, next, upto - next, fn, ctx);
+		if (i < n)
+			fn(r, &r->rows[order[i]], stats_of(r, order[i]), order[i], ctx);
+		next = upto + 1;
+	}
+}
+
+/* No rows: the report as it was opened (the rows of a frame written). */
+static void
+forget_rows(struct series_report *r)
+{
+	free_groups(r);
+	if (r->group_index_cap)
+		memset(r->group_index, 0, r->group_index_cap * sizeof *r->group_index);
+	r->ngroups = r->nruns = r->nrows = r->nslots = r->held = 0;
+	r->free_slot = r->oldest = r->newest = NONE;
+}
+
+/* Write the rows and forget them (the rows of one frame). */
 static void
 flush(struct series_report *r)
 {
-	for (size_t i = 0; i < r->nrows; i++) {
-		emit(r, &r->rows[i]);
-		r->index[r->rows[i].slot] = 0;
-	}
-	r->nrows = 0;
+	each_row(r, emit_row, NULL);
+	forget_rows(r);
 }
 
 void
 series_report_frame(const struct series_frame *f, void *ctx)
 {
 	struct series_report *r = ctx;
-	uint32_t input;
+	const char *name = f->input ? f->input : "-";
+	uint32_t input = r->last_input;
 
 	r->offered++;
 	if (!source_filter_keeps(&r->filter, f->source))
 		return;
-	if (!texts_intern(&r->inputs, f->input ? f->input : "-", &input)) {
+	/* most frames come from the input of the frame before: compared,
+	 * not hashed */
+	if ((!r->inputs.n || strcmp(r->inputs.t[input], name) != 0) &&
+	    !texts_intern(&r->inputs, name, &input)) {
 		if (r->left_out++ == 0)
 			diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET,
 			        "values of further counters are left out");
 		return;
 	}
+	r->last_input = input;
 	r->of_sources++;
 	for (; r->seen < f->nseries; r->seen++) {
 		const struct bound *b = bound_of(r, f, (uint32_t)r->seen);
@@ -687,6 +1278,13 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		period[0] = period_start(r->o.by, r->o.zone, f->end);
 	} else if (r->o.by == BY_INTERVAL) {
 		period[0] = period[1] = r->frame_no;
+	}
+	/* the frame's groups are not given up while it adds to them */
+	r->clock++;
+	for (unsigned two = 0; two < 2; two++) {
+		uint32_t g = group_find(r, f->source, period[two]);
+		if (g != NONE)
+			r->groups[g].used = r->clock;
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct series_value *v = &f->v[i];
@@ -710,7 +1308,7 @@ series_report_frame(const struct series_frame *f, void *ctx)
 		w->last = f->end > w->last ? f->end : w->last;
 		added[two] = true;
 		r->values++;
-		add_value(&r->stats[(size_t)b->row * r->nstats + b->stat], b, v);
+		add_value(&stats_of(r, b->row)[b->stat], b, v);
 	}
 	for (unsigned two = 0; two < 2; two++)
 		if (added[two]) {
@@ -753,11 +1351,37 @@ get_window(struct pcursor *c)
 	return x;
 }
 
-void
-series_report_export(const struct series_report *r, struct pwriter *w)
+static void
+export_row(struct series_report *r, const struct row *x, const struct stat *st,
+           uint32_t slot, void *ctx)
 {
+	struct pwriter *w = ctx;
 	uint64_t words[COUNTER_ACC_WORDS];
 
+	(void)slot;
+	pw_text(w, sources_name(r->src, x->source));
+	pw_text(w, r->keys.t[x->key]);
+	pw_i64(w, x->period);
+	pw_i64(w, x->first);
+	pw_i64(w, x->last);
+	pw_text(w, r->inputs.t[x->input]);
+	pw_uint(w, 8, x->seq);
+	for (size_t k = 0; k < r->nstats; k++, st++) {
+		pw_uint(w, 1, st->typed);
+		pw_uint(w, 1, st->ranged);
+		pw_uint(w, 8, st->typed ? (uint64_t)st->type : 0);
+		pw_uint(w, 8, st->tb);
+		counter_acc_pack(&st->acc, words);
+		for (size_t j = 0; j < COUNTER_ACC_WORDS; j++)
+			pw_uint(w, 8, st->typed ? words[j] : 0);
+		put_window(w, &st->lo);
+		put_window(w, &st->hi);
+	}
+}
+
+void
+series_report_export(struct series_report *r, struct pwriter *w)
+{
 	pw_section(w, counts_tag);
 	pw_uint(w, 8, r->offered);
 	pw_uint(w, 8, r->of_sources);
@@ -771,28 +1395,7 @@ series_report_export(const struct series_report *r, struct pwriter *w)
 	pw_section(w, rows_tag);
 	pw_uint(w, 8, r->nstats);
 	pw_uint(w, 8, r->nrows);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct row *x = &r->rows[i];
-		pw_text(w, sources_name(r->src, x->source));
-		pw_text(w, r->keys.t[x->key]);
-		pw_i64(w, x->period);
-		pw_i64(w, x->first);
-		pw_i64(w, x->last);
-		pw_text(w, r->inputs.t[x->input]);
-		pw_uint(w, 8, x->seq);
-		for (size_t k = 0; k < r->nstats; k++) {
-			const struct stat *st = &r->stats[i * r->nstats + k];
-			pw_uint(w, 1, st->typed);
-			pw_uint(w, 1, st->ranged);
-			pw_uint(w, 8, st->typed ? (uint64_t)st->type : 0);
-			pw_uint(w, 8, st->tb);
-			counter_acc_pack(&st->acc, words);
-			for (size_t j = 0; j < COUNTER_ACC_WORDS; j++)
-				pw_uint(w, 8, st->typed ? words[j] : 0);
-			put_window(w, &st->lo);
-			put_window(w, &st->hi);
-		}
-	}
+	each_row(r, export_row, w);
 	pw_end_section(w);
 	if (r->o.by == BY_INTERVAL)
 		rowrec_export(&r->rec, r->ncells, w);
@@ -866,7 +1469,7 @@ import_stats(struct series_report *r, struct pcursor *c, struct row *w)
 			return PM_E_PARTIAL;
 		st.lo_v = window_value(st.type, &st.lo);
 		st.hi_v = window_value(st.type, &st.hi);
-		if (w && !merge_stat(&r->stats[(size_t)(w - r->rows) * r->nstats + k], &st))
+		if (w && !merge_stat(&stats_of(r, (uint32_t)(w - r->rows))[k], &st))
 			return PM_E_PARTIAL;
 	}
 	return PM_OK;
@@ -939,6 +1542,7 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		if (!texts_intern(&r->keys, key, &key_id) ||
 		    !texts_intern(&r->inputs, input, &input_id))
 			return PM_E_NOMEM;
+		r->clock++;  /* the row's group is not given up while it is merged */
 		w = find_row(r, source, period, key_id, input_id);
 		if (w) {
 			int order = strcmp(input, r->inputs.t[w->input]);
@@ -989,12 +1593,33 @@ series_report_what_matched_nothing(const struct series_report *r, char *out, siz
 
 /* Rows of partials: by the input they first appeared in, by name, then
  * by the order they were made in its run. */
-static const struct series_report *sort_report;
+struct appearance {
+	uint32_t input;
+	uint32_t slot;          /* where it is held, or NONE */
+	uint64_t seq;
+	uint64_t n;             /* its number, to read it back */
+};
+
+struct appearances {
+	struct appearance *a;
+	size_t n;
+};
+
+static void
+note_appearance(struct series_report *r, const struct row *w, const struct stat *st,
+                uint32_t slot, void *ctx)
+{
+	struct appearances *x = ctx;
+
+	(void)r;
+	(void)st;
+	x->a[x->n++] = (struct appearance){ w->input, slot, w->seq, w->n };
+}
 
 static int
 by_first_appearance(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct appearance *x = a, *y = b;
 	int order = strcmp(sort_report->inputs.t[x->input], sort_report->inputs.t[y->input]);
 
 	if (order)
@@ -1002,40 +1627,53 @@ by_first_appearance(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sort rows and their stats together: through an order of indexes. */
+/* The rows of partials written in order of first appearance: their keys
+ * sorted, then each row from its slot, or read back (a buffer at a time
+ * from its number on); false out of memory. */
 static bool
-sort_rows(struct series_report *r)
+write_merged(struct series_report *r)
 {
-	struct row *rows = malloc(r->nrows * sizeof *rows);
-	struct stat *stats = malloc(r->nrows * (r->nstats ? r->nstats : 1) * sizeof *stats);
+	struct appearances x = { malloc(r->nrows * sizeof *x.a), 0 };
+	uint64_t from = 0, to = 0;  /* the rows in the buffer */
 
-	if (!rows || !stats) {
-		free(rows);
-		free(stats);
+	if (!x.a)
 		return false;
-	}
-	for (size_t i = 0; i < r->nrows; i++)
-		r->rows[i].slot = i;   /* its stats, until they move */
+	each_row(r, note_appearance, &x);
 	sort_report = r;
-	qsort(r->rows, r->nrows, sizeof *r->rows, by_first_appearance);
-	for (size_t i = 0; i < r->nrows; i++)
-		memcpy(&stats[i * r->nstats], &r->stats[r->rows[i].slot * r->nstats],
-		       r->nstats * sizeof *stats);
-	memcpy(r->stats, stats, r->nrows * r->nstats * sizeof *stats);
-	free(rows);
-	free(stats);
-	memset(r->index, 0, r->index_cap * sizeof *r->index);
-	for (size_t i = 0; i < r->nrows; i++)
-		index_put(r, i);
+	qsort(x.a, x.n, sizeof *x.a, by_first_appearance);
+	for (size_t i = 0; i < x.n; i++) {
+		uint64_t n = x.a[i].n;
+		if (x.a[i].slot != NONE) {
+			emit(r, &r->rows[x.a[i].slot], stats_of(r, x.a[i].slot));
+			continue;
+		}
+		if (n < from || n >= to) {
+			from = n;
+			to = n + (r->spilled - n < r->buffered ? r->spilled - n : r->buffered);
+			if (!read_rows(r, from, (size_t)(to - from))) {
+				from = to = 0;
+				continue;
+			}
+		}
+		if (unpack_row(r, &r->in[(n - from) * r->words], n, &r->loaded, r->loaded_stats)) {
+			emit(r, &r->loaded, r->loaded_stats);
+		} else {
+			errno = 0;
+			unreadable(r);
+		}
+	}
+	free(x.a);
 	return true;
 }
 
 pm_status
 series_report_finish(struct series_report *r, struct report_meta *m)
 {
-	if (r->merged && r->nrows && !sort_rows(r))
-		diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "rows written as they came");
-	flush(r);
+	if (!r->merged || !r->nrows || !write_merged(r)) {
+		if (r->merged && r->nrows)
+			diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "rows written as they came");
+		flush(r);
+	}
 	if (r->rec.nrows && !r->o.rows_input &&
 	    rowrec_replay(&r->rec, r->cells, r->ncells, r->o.zone, r->sink) != PM_OK)
 		return PM_E_NOMEM;

@@ -15,7 +15,12 @@
  * the groups first appeared; with BY_INTERVAL, after each frame. The key
  * columns are source, period_start and period_end, with milliseconds: the
  * period for --by=hour and day, else the span of the group's values (a
- * window's two samples, a sample's own time). */
+ * window's two samples, a sample's own time). At most o->group_memory
+ * bytes of rows are held in memory (0: all), the rows of a source and
+ * period together; the others wait in a temporary file (core/spill.h),
+ * read back when they come again and to be written or exported: the same
+ * report whatever the limit, a file that cannot be written PM_E_SPILL said
+ * once and the rows then held. */
 #ifndef SERIES_REPORT_H
 #define SERIES_REPORT_H
 
@@ -53,7 +58,7 @@ bool series_report_what_matched_nothing(const struct series_report *r, char *out
  * interval, the rows themselves (report/rowrec.h), kept instead of written
  * when opts.rows_input is set, each with the input its frame came from.
  * PM_E_PARTIAL or PM_E_PARTIAL_MISMATCH with what in err; PM_E_NOMEM. */
-void series_report_export(const struct series_report *r, struct pwriter *w);
+void series_report_export(struct series_report *r, struct pwriter *w);
 /* The rows held (what --max-groups bounds). */
 size_t series_report_rows(const struct series_report *r);
 pm_status series_report_import(struct series_report *r, const struct partial *p,
