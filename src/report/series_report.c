@@ -1351,6 +1351,21 @@ get_window(struct pcursor *c)
 	return x;
 }
 
+/* What export_row writes of a row: its texts, its numbers, and each
+ * counter's flags, type and clock, accumulator and two windows. */
+static void
+size_row(struct series_report *r, const struct row *x, const struct stat *st,
+         uint32_t slot, void *ctx)
+{
+	uint64_t *len = ctx;
+
+	(void)st;
+	(void)slot;
+	*len += 4 + strlen(sources_name(r->src, x->source)) + 4 + strlen(r->keys.t[x->key]) +
+	        3 * 8 + 4 + strlen(r->inputs.t[x->input]) + 8 +
+	        r->nstats * (1 + 1 + 8 + 8 + COUNTER_ACC_WORDS * 8 + 2 * 6 * 8);
+}
+
 static void
 export_row(struct series_report *r, const struct row *x, const struct stat *st,
            uint32_t slot, void *ctx)
@@ -1392,7 +1407,11 @@ series_report_export(struct series_report *r, struct pwriter *w)
 	pw_i64(w, r->first);
 	pw_i64(w, r->last);
 	pw_end_section(w);
-	pw_section(w, rows_tag);
+	/* the rows section, as large as the rows, written as it comes: its
+	 * length first, the rows read back from the spill file twice */
+	uint64_t len = 16;
+	each_row(r, size_row, &len);
+	pw_section_sized(w, rows_tag, len);
 	pw_uint(w, 8, r->nstats);
 	pw_uint(w, 8, r->nrows);
 	each_row(r, export_row, w);
@@ -1522,12 +1541,17 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		         (unsigned long long)nstats, r->nstats);
 		return PM_E_PARTIAL_MISMATCH;
 	}
-	for (uint64_t i = 0; i < n && !c.bad; i++) {
+	for (uint64_t i = 0, read = 0; i < n && !c.bad; i++) {
 		uint32_t source, key_id, input_id;
 		int64_t period, first, last;
 		uint64_t seq;
 		struct row *w;
 
+		/* a MiB at a time, what was read given back */
+		if (c.at - read >= (1u << 20)) {
+			partial_release(p, c.s.p + c.at);
+			read = c.at;
+		}
 		pc_text(&c, name, sizeof name);
 		pc_text(&c, key, sizeof key);
 		period = pc_i64(&c);
