@@ -180,25 +180,13 @@ set_max_groups(void *target, struct diag *d, const char *arg)
 static int
 set_group_memory(void *target, struct diag *d, const char *arg)
 {
-	char digits[32];
-	size_t n = strlen(arg), shift = 0;
 	uint64_t v;
 
-	if (n > 0 && n < sizeof digits) {
-		switch (arg[n - 1]) {
-		case 'K': case 'k': shift = 10; break;
-		case 'M': case 'm': shift = 20; break;
-		case 'G': case 'g': shift = 30; break;
-		}
-		memcpy(digits, arg, n - (shift > 0));
-		digits[n - (shift > 0)] = '\0';
-		if (numparse_u64(digits, SIZE_MAX >> shift, &v)) {
-			*(size_t *)target = (size_t)v << shift;
-			return EXIT_CLEAN;
-		}
-	}
-	return diag_usage(d, "--group-memory must be a number of bytes, with K, M or G "
-	                  "for KiB, MiB or GiB, not '%s'", arg);
+	if (!numparse_bytes(arg, "KMG", SIZE_MAX, &v))
+		return diag_usage(d, "--group-memory must be a number of bytes, with K, M or G "
+		                  "for KiB, MiB or GiB, not '%s'", arg);
+	*(size_t *)target = (size_t)v;
+	return EXIT_CLEAN;
 }
 
 static int

@@ -155,28 +155,11 @@ smf_framing(enum gen_framing f)
 
 /* ---- parsing option arguments */
 
+/* Bytes, with K, M, G or T for powers of 1024. */
 static bool
 parse_bytes(const char *s, uint64_t *out)
 {
-	static const char suffixes[] = "KMGT";
-	char digits[32];
-	size_t n = strlen(s);
-	const char *suffix;
-	uint64_t v;
-	unsigned shift = 0;
-
-	if (n == 0 || n >= sizeof digits)
-		return false;
-	memcpy(digits, s, n + 1);
-	suffix = strchr(suffixes, toupper((unsigned char)digits[n - 1]));
-	if (suffix && *suffix) {
-		shift = 10 * (unsigned)(suffix - suffixes + 1);
-		digits[n - 1] = '\0';
-	}
-	if (!numparse_u64(digits, UINT64_MAX >> shift, &v))
-		return false;
-	*out = v << shift;
-	return true;
+	return numparse_bytes(s, "KMGT", UINT64_MAX, out);
 }
 
 /* A fraction (0.05) or a percentage (5%) as parts per million, exactly:

@@ -1,4 +1,7 @@
 /* numparse.c: strict decimal numbers. See numparse.h. */
+#include <ctype.h>
+#include <string.h>
+
 #include "core/numparse.h"
 
 bool
@@ -17,5 +20,28 @@ numparse_u64(const char *s, uint64_t max, uint64_t *out)
 		v = v * 10 + digit;
 	}
 	*out = v;
+	return true;
+}
+
+bool
+numparse_bytes(const char *s, const char *units, uint64_t max, uint64_t *out)
+{
+	char digits[32];
+	size_t n = strlen(s);
+	const char *unit;
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (n == 0 || n >= sizeof digits)
+		return false;
+	memcpy(digits, s, n + 1);
+	unit = strchr(units, toupper((unsigned char)digits[n - 1]));
+	if (unit && *unit) {
+		shift = 10 * (unsigned)(unit - units + 1);
+		digits[n - 1] = '\0';
+	}
+	if (!numparse_u64(digits, max >> shift, &v))
+		return false;
+	*out = v << shift;
 	return true;
 }

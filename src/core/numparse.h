@@ -10,4 +10,9 @@
  * empty string, no overflow. *out is set only on success. */
 bool numparse_u64(const char *s, uint64_t max, uint64_t *out);
 
+/* A number of bytes: a decimal number, or one with a letter of units
+ * after it (either case), each a power of 1024 from K on ("KMG": K, M and
+ * G taken); at most max. *out is set only on success. */
+bool numparse_bytes(const char *s, const char *units, uint64_t max, uint64_t *out);
+
 #endif
