@@ -589,18 +589,27 @@ hold(struct report *r, size_t g)
 	return true;
 }
 
-/* Group g's accumulators read back from the spill file into a slot;
- * false when they cannot be (said). */
+/* Group g's accumulators read back from the spill file into acc; false
+ * when they cannot be (said). */
+static bool
+read_back(struct report *r, size_t g, struct counter_acc *acc)
+{
+	if (spill_get(&r->spill, g, 1, r->packed) == PM_OK && unpack_group(r, acc))
+		return true;
+	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
+	        errno ? strerror(errno) : "a group is not what was written");
+	return false;
+}
+
+/* Group g's accumulators read back into a slot; false when they cannot
+ * be (said). */
 static bool
 take_back(struct report *r, size_t g)
 {
 	if (!hold(r, g))
 		return false;
-	if (spill_get(&r->spill, g, 1, r->packed) == PM_OK &&
-	    unpack_group(r, &r->accs[r->groups[g].acc]))
+	if (read_back(r, g, &r->accs[r->groups[g].acc]))
 		return true;
-	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
-	        errno ? strerror(errno) : "a group is not what was written");
 	r->held_by[r->groups[g].acc / r->stride] = 0;
 	r->groups[g].acc = NOT_HELD;
 	return false;
@@ -613,11 +622,7 @@ group_accs(struct report *r, size_t g)
 {
 	if (r->groups[g].acc != NOT_HELD)
 		return &r->accs[r->groups[g].acc];
-	if (spill_get(&r->spill, g, 1, r->packed) == PM_OK && unpack_group(r, r->loaded))
-		return r->loaded;
-	diag_at(r->diag, PM_E_READ, DIAG_NO_OFFSET, "the report's temporary file: %s",
-	        errno ? strerror(errno) : "a group is not what was written");
-	return NULL;
+	return read_back(r, g, r->loaded) ? r->loaded : NULL;
 }
 
 /* find_group's way when the group is not the last one found: through the
@@ -1157,12 +1162,8 @@ import_groups(struct report *r, const struct partial *p, struct span s, struct s
 		         (unsigned long long)stride, r->stride);
 		return PM_E_PARTIAL_MISMATCH;
 	}
-	for (uint64_t g = 0, read = 0; g < n && !c.bad; g++) {
-		/* a MiB at a time, what was read given back */
-		if (c.at - read >= (1u << 20)) {
-			partial_release(p, c.s.p + c.at);
-			read = c.at;
-		}
+	for (uint64_t g = 0; g < n && !c.bad; g++) {
+		pc_release(&c, p);
 		pc_text(&c, name, sizeof name);
 		int64_t period = pc_i64(&c);
 		if (c.bad)
