@@ -147,7 +147,7 @@ void
 pw_section(struct pwriter *w, const char tag[4])
 {
 	memcpy(w->tag, tag, 4);
-	w->len = 0;
+	w->len = w->held = 0;
 	w->direct = false;
 }
 
@@ -157,7 +157,6 @@ pw_section_sized(struct pwriter *w, const char tag[4], uint64_t len)
 	pw_section(w, tag);
 	w->direct = true;
 	w->want = len;
-	w->held = 0;
 	put(w, tag, 4);
 	put_number(w, 8, len);
 }
@@ -167,24 +166,21 @@ pw_section_sized(struct pwriter *w, const char tag[4], uint64_t len)
 static void
 append(struct pwriter *w, const void *p, size_t n)
 {
-	size_t at;
-
 	if (w->failed || n == 0)
 		return;
+	w->len += n;
 	if (w->direct && w->held + n > DIRECT_CHUNK) {
 		put(w, w->buf, w->held);
 		w->held = 0;
 	}
 	if (w->direct && n > DIRECT_CHUNK) {
 		put(w, p, n);
-		w->len += n;
 		return;
 	}
-	at = w->direct ? w->held : w->len;
-	if (at + n > w->cap) {
+	if (w->held + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 4096;
 		uint8_t *q;
-		while (cap < at + n)
+		while (cap < w->held + n)
 			cap *= 2;
 		if (!(q = realloc(w->buf, cap))) {
 			w->failed = true;
@@ -193,10 +189,8 @@ append(struct pwriter *w, const void *p, size_t n)
 		w->buf = q;
 		w->cap = cap;
 	}
-	memcpy(w->buf + at, p, n);
-	w->len += n;
-	if (w->direct)
-		w->held += n;
+	memcpy(w->buf + w->held, p, n);
+	w->held += n;
 }
 
 void
@@ -241,7 +235,7 @@ pw_end_section(struct pwriter *w)
 	}
 	put(w, w->tag, 4);
 	put_number(w, 8, w->len);
-	put(w, w->buf, w->len);
+	put(w, w->buf, w->held);
 }
 
 pm_status
@@ -370,11 +364,6 @@ partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap
 	return take(p, data, len, false, true, err, cap);
 }
 
-pm_status
-partial_take_own(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap)
-{
-	return take(p, data, len, false, false, err, cap);
-}
 
 /* File fd mapped whole, read-only, into *data; false (errno set) when it
  * is no regular file or cannot be mapped. */
@@ -442,6 +431,15 @@ partial_release(const struct partial *p, const uint8_t *upto)
 	n = (size_t)(upto - p->data) / (size_t)page * (size_t)page;
 	if (n > 0)
 		(void)madvise(p->data, n, MADV_DONTNEED);
+}
+
+void
+pc_release(struct pcursor *c, const struct partial *p)
+{
+	if (c->at - c->released >= ((size_t)1 << 20)) {
+		partial_release(p, c->s.p + c->at);
+		c->released = c->at;
+	}
 }
 
 void

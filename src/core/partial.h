@@ -39,13 +39,13 @@
 struct pwriter {
 	FILE *fp;
 	uint32_t crc;
-	uint8_t *buf;        /* the open section's payload */
-	size_t len, cap;
+	uint8_t *buf;        /* the open section's payload, held bytes of it */
+	size_t held, cap;
+	uint64_t len;        /* its length so far */
 	char tag[4];
 	bool failed;         /* out of memory or a write failed */
 	bool direct;         /* the open section is written as it comes, */
-	size_t held;         /* held in buf up to a chunk */
-	uint64_t want;       /* its length, given in advance */
+	uint64_t want;       /* buf a chunk of it, its length given in advance */
 };
 
 void pw_open(struct pwriter *w, FILE *fp);
@@ -83,13 +83,9 @@ pm_status partial_load(struct partial *p, const char *path, char *err, size_t ca
 /* The same of len bytes at data (malloc'd: p owns them from now on, and
  * frees them when they are refused). */
 pm_status partial_take(struct partial *p, uint8_t *data, size_t len, char *err, size_t cap);
-/* The same of a partial this process wrote into memory (a --jobs
- * thread's): its sections walked, its checksum not computed again, as no
- * file lay between its writer and its reader. */
-pm_status partial_take_own(struct partial *p, uint8_t *data, size_t len, char *err,
-                           size_t cap);
 /* The same of the partial a --jobs thread wrote to file fd, mapped; the
- * descriptor stays the caller's. */
+ * descriptor stays the caller's. Its sections are walked, its checksum
+ * not computed again, as it never left this process's files. */
 pm_status partial_map_own(struct partial *p, int fd, char *err, size_t cap);
 /* The pages of a mapped partial before upto, read and not to be read
  * again, given back to the system (a hint: nothing for one in memory). */
@@ -105,14 +101,19 @@ struct pcursor {
 	struct span s;
 	size_t at;
 	bool bad;
+	size_t released;     /* what pc_release gave back, up to here */
 };
 
 static inline struct pcursor
 pc_make(struct span s)
 {
-	struct pcursor c = { s, 0, false };
+	struct pcursor c = { s, 0, false, 0 };
 	return c;
 }
+
+/* What c has read of partial p given back (partial_release), a MiB at a
+ * time: for the reader of a large section, once an item. */
+void pc_release(struct pcursor *c, const struct partial *p);
 
 uint64_t pc_uint(struct pcursor *c, unsigned width);
 int64_t pc_i64(struct pcursor *c);

@@ -1541,17 +1541,13 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		         (unsigned long long)nstats, r->nstats);
 		return PM_E_PARTIAL_MISMATCH;
 	}
-	for (uint64_t i = 0, read = 0; i < n && !c.bad; i++) {
+	for (uint64_t i = 0; i < n && !c.bad; i++) {
 		uint32_t source, key_id, input_id;
 		int64_t period, first, last;
 		uint64_t seq;
 		struct row *w;
 
-		/* a MiB at a time, what was read given back */
-		if (c.at - read >= (1u << 20)) {
-			partial_release(p, c.s.p + c.at);
-			read = c.at;
-		}
+		pc_release(&c, p);
 		pc_text(&c, name, sizeof name);
 		pc_text(&c, key, sizeof key);
 		period = pc_i64(&c);
