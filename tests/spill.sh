@@ -227,6 +227,20 @@ if [ -n "$base" ]; then
 	else
 		fail "perf --by=hour of 200 hours: $limited KiB, every row held $held KiB, bound $bound"
 	fi
+	# a row a counter and hour (a snapshot an hour): a million rows, whose
+	# order of first appearance --jobs=2 keeps by number, not sorted (24
+	# bytes a row, and as many again to sort them): 16 MiB a thread
+	gen --framing=perf --sources=H1,H2,H3,H4 --interval=3600 --intervals=2500 --seed=3 \
+		-o "$tmp/hourly.perf" || fail "pmimgen hourly"
+	jobs=$(peak_rss_kb "$PMIMRPT" -q --max-groups=10000000 --report=perf --by=hour \
+		--jobs=2 "$tmp/hourly.perf")
+	rows=$("$PMIMRPT" -q --max-groups=10000000 --report=perf --by=hour "$tmp/hourly.perf" |
+		wc -l)
+	if [ "$jobs" -le 32768 ] && [ "$rows" -gt 1000000 ]; then
+		pass "perf --by=hour --jobs=2 of $rows rows: $jobs KiB (bound 32768)"
+	else
+		fail "perf --by=hour --jobs=2 of $rows rows: $jobs KiB, bound 32768"
+	fi
 fi
 
 # ---- the option ----

@@ -124,9 +124,13 @@ struct series_report {
 	uint64_t seq;           /* rows made */
 	uint64_t seq_base;      /* rows of the partials merged: a partial's
 	                           rows are made after theirs */
-	bool merged;            /* rows came from partials: written in order
-	                           of (input name, seq), as one run over the
-	                           inputs in name order writes them */
+	/* rows of partials are written in order of (input name, seq), as one
+	 * run over the inputs in name order writes them: by number, unless
+	 * they were made out of that order (a merge of partials not given in
+	 * input order), then sorted */
+	bool out_of_order;
+	struct row last_made;   /* the row of partials made last: its input
+	                           and seq */
 	/* rows: their groups by (source, period) and the runs of their
 	 * numbers; at most held_max of them in slots, their stats by slot */
 	struct group *groups;
@@ -1513,6 +1517,35 @@ import_counts(struct series_report *r, struct span s)
 	return pc_done(&c);
 }
 
+/* Below 0 when a row first seen in input a as its seq_a-th comes before
+ * one first seen in input b as its seq_b-th, above 0 when after. */
+static int
+appearance_order(const struct series_report *r, uint32_t a, uint64_t seq_a, uint32_t b,
+                 uint64_t seq_b)
+{
+	int order = a == b ? 0 : strcmp(r->inputs.t[a], r->inputs.t[b]);
+
+	if (order)
+		return order;
+	return seq_a < seq_b ? -1 : seq_a > seq_b;
+}
+
+/* A row of a partial merged: new, or found and now first seen earlier.
+ * The rows are out of order when a new one comes before the one made
+ * last, or one made before is now first seen earlier. */
+static void
+note_made(struct series_report *r, const struct row *w, bool is_new, bool earlier)
+{
+	if (!is_new) {
+		r->out_of_order |= earlier;
+		return;
+	}
+	if (w->n > 0 &&
+	    appearance_order(r, w->input, w->seq, r->last_made.input, r->last_made.seq) < 0)
+		r->out_of_order = true;
+	r->last_made = *w;
+}
+
 pm_status
 series_report_import(struct series_report *r, const struct partial *p, struct sources *src,
                      char *err, size_t cap)
@@ -1522,6 +1555,7 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 	struct span counts, rows;
 	struct pcursor c;
 	uint64_t nstats, n;
+	size_t made;
 	pm_status st;
 
 	if (!partial_section(p, counts_tag, &counts) || !partial_section(p, rows_tag, &rows)) {
@@ -1532,7 +1566,6 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		snprintf(err, cap, "its report counts are not whole");
 		return PM_E_PARTIAL;
 	}
-	r->merged = true;
 	c = pc_make(rows);
 	nstats = pc_uint(&c, 8);
 	n = pc_uint(&c, 8);
@@ -1563,11 +1596,13 @@ series_report_import(struct series_report *r, const struct partial *p, struct so
 		    !texts_intern(&r->inputs, input, &input_id))
 			return PM_E_NOMEM;
 		r->clock++;  /* the row's group is not given up while it is merged */
+		made = r->nrows;
 		w = find_row(r, source, period, key_id, input_id);
 		if (w) {
-			int order = strcmp(input, r->inputs.t[w->input]);
-			if (order < 0 || (order == 0 && seq < w->seq))
+			bool earlier = appearance_order(r, input_id, seq, w->input, w->seq) < 0;
+			if (earlier)
 				w->input = input_id, w->seq = seq;
+			note_made(r, w, r->nrows > made, earlier);
 			w->first = first < w->first ? first : w->first;
 			w->last = last > w->last ? last : w->last;
 		}
@@ -1640,16 +1675,14 @@ static int
 by_first_appearance(const void *a, const void *b)
 {
 	const struct appearance *x = a, *y = b;
-	int order = strcmp(sort_report->inputs.t[x->input], sort_report->inputs.t[y->input]);
 
-	if (order)
-		return order;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return appearance_order(sort_report, x->input, x->seq, y->input, y->seq);
 }
 
-/* The rows of partials written in order of first appearance: their keys
- * sorted, then each row from its slot, or read back (a buffer at a time
- * from its number on); false out of memory. */
+/* The rows of partials merged out of order written in order of first
+ * appearance: their keys sorted (24 bytes a row, and as many again for
+ * the sort), then each row from its slot, or read back (a buffer at a
+ * time from its number on); false out of memory. */
 static bool
 write_merged(struct series_report *r)
 {
@@ -1689,8 +1722,9 @@ write_merged(struct series_report *r)
 pm_status
 series_report_finish(struct series_report *r, struct report_meta *m)
 {
-	if (!r->merged || !r->nrows || !write_merged(r)) {
-		if (r->merged && r->nrows)
+	/* rows made in order of first appearance are written by number */
+	if (!r->out_of_order || !r->nrows || !write_merged(r)) {
+		if (r->out_of_order && r->nrows)
 			diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "rows written as they came");
 		flush(r);
 	}
