@@ -62,16 +62,22 @@ struct group {
 	uint32_t head, tail;    /* its rows held, by number */
 	uint32_t nheld;
 	uint32_t newer;         /* the group held after it */
-	uint32_t runs, last_run;  /* its rows' numbers: the first and last run */
+	uint32_t runs, last_run;  /* its rows' numbers: the first and last run
+	                             held, NONE when given up */
+	uint64_t runs_at;       /* given up: its runs in the runs' file, */
+	uint32_t runs_out;      /* that many from runs_at on */
 	bool held;
 };
 
-/* Consecutive row numbers of one group, and its next run. */
+/* Consecutive row numbers of one group, and its next run (or the next
+ * free entry). */
 struct run {
 	uint64_t start;
 	uint32_t count;
 	uint32_t next;
 };
+/* A run in the runs' file: start and count */
+#define RUN_WORDS 2
 
 #define NONE UINT32_MAX      /* no slot, group or run */
 #define NO_KEY UINT32_MAX    /* the key of a free slot */
@@ -141,6 +147,12 @@ struct series_report {
 	uint64_t clock;         /* a frame's, or a merged row's */
 	struct run *runs;
 	size_t nruns, runs_cap;
+	uint32_t free_run;      /* a free entry of runs, chained by next */
+	/* the runs of the groups given up, in a file of their own, a
+	 * group's one after another (the rows of an hourly snapshot go to
+	 * two periods in turn: a run of numbers a few rows long) */
+	struct spill run_spill;
+	uint64_t runs_spilled;  /* the file's end, in runs */
 	size_t nrows;           /* rows made since the last flush */
 	struct row *rows;
 	struct stat *stats;
@@ -323,7 +335,8 @@ alloc_rows(struct series_report *r)
 {
 	size_t slot = sizeof(struct row) + r->nstats * sizeof(struct stat);
 
-	r->free_slot = r->oldest = r->newest = NONE;
+	r->free_slot = r->oldest = r->newest = r->free_run = NONE;
+	spill_init(&r->run_spill, RUN_WORDS * sizeof(uint64_t));
 	r->held_max = r->o.group_memory ? r->o.group_memory / slot : SIZE_MAX;
 	if (r->held_max == 0)
 		r->held_max = 1;
@@ -397,6 +410,7 @@ series_report_close(struct series_report *r)
 	free(r->rows);
 	free(r->stats);
 	spill_close(&r->spill);
+	spill_close(&r->run_spill);
 	free(r->out);
 	free(r->in);
 	free(r->loaded_stats);
@@ -629,6 +643,31 @@ group_new(struct series_report *r, uint32_t source, int64_t period)
 	return g;
 }
 
+/* A run of count numbers from start appended to group x's; false out of
+ * memory. x is found again by its number: the table of groups does not
+ * move, the runs' may. */
+static bool
+run_append(struct series_report *r, struct group *x, uint64_t start, uint32_t count)
+{
+	uint32_t u = r->free_run;
+
+	if (u != NONE) {
+		r->free_run = r->runs[u].next;
+	} else {
+		if (r->nruns + 1 >= NONE ||
+		    !grow_table((void **)&r->runs, &r->runs_cap, r->nruns + 1, sizeof *r->runs))
+			return false;
+		u = (uint32_t)r->nruns++;
+	}
+	r->runs[u] = (struct run){ .start = start, .count = count, .next = NONE };
+	if (x->last_run != NONE)
+		r->runs[x->last_run].next = u;
+	else
+		x->runs = u;
+	x->last_run = u;
+	return true;
+}
+
 /* Row number n in group g's runs; false out of memory. */
 static bool
 add_number(struct series_report *r, struct group *x, uint64_t n)
@@ -639,16 +678,7 @@ add_number(struct series_report *r, struct group *x, uint64_t n)
 		last->count++;
 		return true;
 	}
-	if (r->nruns + 1 >= NONE ||
-	    !grow_table((void **)&r->runs, &r->runs_cap, r->nruns + 1, sizeof *r->runs))
-		return false;
-	r->runs[r->nruns] = (struct run){ .start = n, .count = 1, .next = NONE };
-	if (x->last_run != NONE)
-		r->runs[x->last_run].next = (uint32_t)r->nruns;
-	else
-		x->runs = (uint32_t)r->nruns;
-	x->last_run = (uint32_t)r->nruns++;
-	return true;
+	return run_append(r, x, n, 1);
 }
 
 /* Room in group g's index for one more row held; false out of memory. */
@@ -776,6 +806,73 @@ release(struct series_report *r, uint32_t g)
 		r->newest = NONE;
 }
 
+/* Group g's runs written to the end of the runs' file, a buffer at a
+ * time, and their entries freed; false when they cannot be written
+ * (errno set; the runs kept). */
+static bool
+put_runs(struct series_report *r, uint32_t g)
+{
+	struct group *x = &r->groups[g];
+	size_t per = r->buffered * r->words / RUN_WORDS, k = 0;
+	uint64_t at = r->runs_spilled, n = 0;
+
+	for (uint32_t u = x->runs; u != NONE; u = r->runs[u].next) {
+		r->out[RUN_WORDS * k] = r->runs[u].start;
+		r->out[RUN_WORDS * k + 1] = r->runs[u].count;
+		if (++k == per || r->runs[u].next == NONE) {
+			if (spill_put(&r->run_spill, at + n, k, r->out) != PM_OK)
+				return false;
+			n += k;
+			k = 0;
+		}
+	}
+	r->runs_spilled = at + n;
+	x->runs_at = at;
+	x->runs_out = (uint32_t)n;
+	if (x->runs != NONE) {
+		r->runs[x->last_run].next = r->free_run;
+		r->free_run = x->runs;
+	}
+	x->runs = x->last_run = NONE;
+	return true;
+}
+
+/* Group g's runs read back from the runs' file into entries of their
+ * own; false when they cannot be (errno set, 0 for a short file) or out
+ * of memory (ENOMEM), the group's runs then still in the file. */
+static bool
+get_runs(struct series_report *r, uint32_t g)
+{
+	size_t per = r->buffered * r->words / RUN_WORDS;
+	uint64_t at = r->groups[g].runs_at;
+	uint32_t left = r->groups[g].runs_out;
+
+	while (left > 0) {
+		size_t k = left < per ? left : per;
+		if (spill_get(&r->run_spill, at, k, r->in) != PM_OK)
+			goto fail;
+		for (size_t i = 0; i < k; i++)
+			if (r->in[RUN_WORDS * i + 1] > UINT32_MAX ||
+			    !run_append(r, &r->groups[g], r->in[RUN_WORDS * i],
+			                (uint32_t)r->in[RUN_WORDS * i + 1])) {
+				errno = r->in[RUN_WORDS * i + 1] > UINT32_MAX ? 0 : ENOMEM;
+				goto fail;
+			}
+		at += k;
+		left -= (uint32_t)k;
+	}
+	r->groups[g].runs_out = 0;
+	return true;
+fail:
+	/* the entries taken freed again: the file still holds them all */
+	if (r->groups[g].runs != NONE) {
+		r->runs[r->groups[g].last_run].next = r->free_run;
+		r->free_run = r->groups[g].runs;
+	}
+	r->groups[g].runs = r->groups[g].last_run = NONE;
+	return false;
+}
+
 /* Group g's rows written to the spill file, each at its number, a run of
  * numbers at a time, and their slots freed; false when they cannot be
  * written (said once: from then on every row is held). */
@@ -800,6 +897,12 @@ give_up(struct series_report *r, uint32_t g)
 			if (n + k > r->spilled)
 				r->spilled = n + k;
 		}
+	}
+	if (!put_runs(r, g)) {
+		diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET, "%s; %zu rows held in memory",
+		        strerror(errno), r->held);
+		r->held_max = SIZE_MAX;
+		return false;
 	}
 	release(r, g);
 	return true;
@@ -872,6 +975,14 @@ take_back(struct series_report *r, uint32_t g)
 {
 	uint32_t first = NONE, last = NONE;
 
+	if (!get_runs(r, g)) {
+		if (errno == ENOMEM) {
+			diag_at(r->diag, PM_E_NOMEM, DIAG_NO_OFFSET, "a group of the report's rows");
+		} else {
+			unreadable(r);
+		}
+		return false;
+	}
 	hold_group(r, g);
 	r->groups[g].used = r->clock;
 	for (uint32_t u = r->groups[g].runs; u != NONE; u = r->runs[u].next) {
@@ -1233,7 +1344,8 @@ forget_rows(struct series_report *r)
 	if (r->group_index_cap)
 		memset(r->group_index, 0, r->group_index_cap * sizeof *r->group_index);
 	r->ngroups = r->nruns = r->nrows = r->nslots = r->held = 0;
-	r->free_slot = r->oldest = r->newest = NONE;
+	r->runs_spilled = 0;
+	r->free_slot = r->oldest = r->newest = r->free_run = NONE;
 }
 
 /* Write the rows and forget them (the rows of one frame). */
