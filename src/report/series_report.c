@@ -806,6 +806,17 @@ release(struct series_report *r, uint32_t g)
 		r->newest = NONE;
 }
 
+/* Group x's runs' entries freed, x left without runs in memory. */
+static void
+runs_free(struct series_report *r, struct group *x)
+{
+	if (x->runs != NONE) {
+		r->runs[x->last_run].next = r->free_run;
+		r->free_run = x->runs;
+	}
+	x->runs = x->last_run = NONE;
+}
+
 /* Group g's runs written to the end of the runs' file, a buffer at a
  * time, and their entries freed; false when they cannot be written
  * (errno set; the runs kept). */
@@ -829,11 +840,7 @@ put_runs(struct series_report *r, uint32_t g)
 	r->runs_spilled = at + n;
 	x->runs_at = at;
 	x->runs_out = (uint32_t)n;
-	if (x->runs != NONE) {
-		r->runs[x->last_run].next = r->free_run;
-		r->free_run = x->runs;
-	}
-	x->runs = x->last_run = NONE;
+	runs_free(r, x);
 	return true;
 }
 
@@ -865,11 +872,7 @@ get_runs(struct series_report *r, uint32_t g)
 	return true;
 fail:
 	/* the entries taken freed again: the file still holds them all */
-	if (r->groups[g].runs != NONE) {
-		r->runs[r->groups[g].last_run].next = r->free_run;
-		r->free_run = r->groups[g].runs;
-	}
-	r->groups[g].runs = r->groups[g].last_run = NONE;
+	runs_free(r, &r->groups[g]);
 	return false;
 }
 
