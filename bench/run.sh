@@ -30,7 +30,7 @@
 # judge their ratios (to the floor loop, to cat, --jobs=2 to one thread,
 # a larger input to a smaller) by runs of the two commands in turn, whose
 # machine's moment is the same, not by the tables' medians, taken minutes
-# apart on a machine whose speed can drift by half meanwhile; and runs
+# apart on a machine whose speed can drift by half meanwhile; and time
 # the growth of a report whose run on the tenth of --size is too short to
 # time well (under 50 ms) from --size to ten times it (a file made for
 # it, 10 GB by default, and removed after). The CPU's
@@ -457,13 +457,14 @@ target "dense waits --progress: cost below 2%" "$cost%" "$(awk -v c="$cost" 'BEG
 # a file made for the purpose, read into the page cache, and removed
 # after its kind's reports (10 GB for the default size). cat's growth on
 # the same files is shown beside, not judged.
+shown_growth() { awk '{ print ($1 == "short") ? $1 : sprintf("x%.2f", $1) }'; }
 worst_time=0
 echo "  growth x10 input less empty, runs in turn (+: from --size to ten times it):"
 for kind in sparse dense full; do
 	opts="" line="" f3=""
 	[ $kind != sparse ] && opts="--framing=pm"
 	f1=$(generate $kind "$small") f2=$(generate $kind "$big")
-	cats="x$(growth "$workdir/empty.dat" "$f1" "$f2" cat | awk '{ printf "%.2f", $1 }')"
+	cats=$(growth "$workdir/empty.dat" "$f1" "$f2" cat | shown_growth)
 	for report in inventory waits cpu tasks intervals; do
 		[ -n "${result[$kind-big,$report]:-}" ] || continue
 		read -r t1 _ _ <<< "${result[$kind-small,$report]}"
@@ -472,7 +473,7 @@ for kind in sparse dense full; do
 			if [ -z "$f3" ]; then
 				f3=$(generate $kind $((big * 10)))
 				cat "$f3" > /dev/null   # into the page cache
-				cats="$cats, + x$(growth "$workdir/empty.dat" "$f2" "$f3" cat | awk '{ printf "%.2f", $1 }')"
+				cats="$cats, + $(growth "$workdir/empty.dat" "$f2" "$f3" cat | shown_growth)"
 			fi
 			a=$f2 b=$f3 mark="+"
 		fi

@@ -135,8 +135,8 @@ struct series_report {
 	 * they were made out of that order (a merge of partials not given in
 	 * input order), then sorted */
 	bool out_of_order;
-	struct row last_made;   /* the row of partials made last: its input
-	                           and seq */
+	uint32_t made_input;    /* the row of partials made last: its input */
+	uint64_t made_seq;      /* and seq */
 	/* rows: their groups by (source, period) and the runs of their
 	 * numbers; at most held_max of them in slots, their stats by slot */
 	struct group *groups;
@@ -858,13 +858,17 @@ get_runs(struct series_report *r, uint32_t g)
 		size_t k = left < per ? left : per;
 		if (spill_get(&r->run_spill, at, k, r->in) != PM_OK)
 			goto fail;
-		for (size_t i = 0; i < k; i++)
-			if (r->in[RUN_WORDS * i + 1] > UINT32_MAX ||
-			    !run_append(r, &r->groups[g], r->in[RUN_WORDS * i],
-			                (uint32_t)r->in[RUN_WORDS * i + 1])) {
-				errno = r->in[RUN_WORDS * i + 1] > UINT32_MAX ? 0 : ENOMEM;
+		for (size_t i = 0; i < k; i++) {
+			uint64_t start = r->in[RUN_WORDS * i], count = r->in[RUN_WORDS * i + 1];
+			if (count > UINT32_MAX) {
+				errno = 0;  /* not what was written */
 				goto fail;
 			}
+			if (!run_append(r, &r->groups[g], start, (uint32_t)count)) {
+				errno = ENOMEM;
+				goto fail;
+			}
+		}
 		at += k;
 		left -= (uint32_t)k;
 	}
@@ -876,9 +880,21 @@ fail:
 	return false;
 }
 
+/* A group's rows or runs could not be written (errno set): said, and
+ * from then on every row is held; false. */
+static bool
+cannot_give_up(struct series_report *r)
+{
+	diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET, "%s; %zu rows held in memory",
+	        strerror(errno), r->held);
+	r->held_max = SIZE_MAX;
+	return false;
+}
+
 /* Group g's rows written to the spill file, each at its number, a run of
- * numbers at a time, and their slots freed; false when they cannot be
- * written (said once: from then on every row is held). */
+ * numbers at a time, and their slots freed, and its runs to theirs;
+ * false when they cannot be written (said once: from then on every row
+ * is held). */
 static bool
 give_up(struct series_report *r, uint32_t g)
 {
@@ -891,22 +907,14 @@ give_up(struct series_report *r, uint32_t g)
 			k = left < r->buffered ? left : r->buffered;
 			for (size_t i = 0; i < k; i++, s = r->rows[s].next)
 				pack_row(r, &r->rows[s], stats_of(r, s), &r->out[i * r->words]);
-			if (spill_put(&r->spill, n, k, r->out) != PM_OK) {
-				diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET,
-				        "%s; %zu rows held in memory", strerror(errno), r->held);
-				r->held_max = SIZE_MAX;
-				return false;
-			}
+			if (spill_put(&r->spill, n, k, r->out) != PM_OK)
+				return cannot_give_up(r);
 			if (n + k > r->spilled)
 				r->spilled = n + k;
 		}
 	}
-	if (!put_runs(r, g)) {
-		diag_at(r->diag, PM_E_SPILL, DIAG_NO_OFFSET, "%s; %zu rows held in memory",
-		        strerror(errno), r->held);
-		r->held_max = SIZE_MAX;
-		return false;
-	}
+	if (!put_runs(r, g))
+		return cannot_give_up(r);
 	release(r, g);
 	return true;
 }
@@ -1655,10 +1663,10 @@ note_made(struct series_report *r, const struct row *w, bool is_new, bool earlie
 		r->out_of_order |= earlier;
 		return;
 	}
-	if (w->n > 0 &&
-	    appearance_order(r, w->input, w->seq, r->last_made.input, r->last_made.seq) < 0)
+	if (w->n > 0 && appearance_order(r, w->input, w->seq, r->made_input, r->made_seq) < 0)
 		r->out_of_order = true;
-	r->last_made = *w;
+	r->made_input = w->input;
+	r->made_seq = w->seq;
 }
 
 pm_status
