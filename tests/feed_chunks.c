@@ -8,6 +8,9 @@
  * written as CSV (--by=interval: a row set per snapshot), and its bytes
  * must be the same too. After 1..N, a few large read sizes are tried
  * (64 KiB, 1 MiB, the file's length less one, and more than its length).
+ * Last, the file itself is read, its bytes lent where they lie
+ * (io/input.h) in blocks of a page, then of the default size (a
+ * compressed file read from the file, decoded, twice).
  *
  * usage: feed_chunks [--max-chunk=N] [--source=LABEL] [--report=NAME]
  *                    [--by=total|interval] FILE...
@@ -53,6 +56,11 @@ on_interval(const struct interval *iv, void *ctx)
 	d->intervals++;
 }
 
+/* As a read size: the file itself, lent in windows of LENT_PAGE bytes or
+ * of the default size. */
+#define LENT_PAGE ((size_t)-1)
+#define LENT_DEFAULT ((size_t)-2)
+
 static uint64_t
 run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
     size_t len, size_t chunk, const char *name, unsigned long *intervals)
@@ -79,7 +87,16 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 		fprintf(stderr, "feed_chunks: pipeline: %s\n", pm_strerror(st));
 		exit(2);
 	}
-	input_from_memory(&in, name, buf, len, chunk);
+	if (chunk == LENT_PAGE || chunk == LENT_DEFAULT) {
+		/* a compressed file is read, decoded, not lent */
+		if (input_open_path(&in, name) != PM_OK) {
+			fprintf(stderr, "feed_chunks: cannot open %s\n", name);
+			exit(2);
+		}
+		in.lend_block = chunk == LENT_PAGE ? 4096 : 0;
+	} else {
+		input_from_memory(&in, name, buf, len, chunk);
+	}
 	(void)pipeline_read(p, &in);
 	input_close(&in);
 	pipeline_finish(p);
@@ -165,7 +182,8 @@ main(int argc, char **argv)
 		uint64_t whole = run(&pm, &o, buf, len, 0, argv[i], &n0);
 		size_t whole_report = report_bytes, report_rows = report_lines;
 		size_t last = max_chunk && max_chunk < len ? max_chunk : len;
-		size_t large[] = { (size_t)64 << 10, (size_t)1 << 20, len - 1, len + 1 };
+		size_t large[] = { (size_t)64 << 10, (size_t)1 << 20, len - 1, len + 1,
+		                   LENT_PAGE, LENT_DEFAULT };
 		size_t tried = 0;
 		for (size_t k = 0; k < last + sizeof large / sizeof large[0] && !failed; k++) {
 			size_t chunk = k < last ? k + 1 : large[k - last];
@@ -173,10 +191,16 @@ main(int argc, char **argv)
 				continue; /* tried already */
 			tried++;
 			if (run(&pm, &o, buf, len, chunk, argv[i], &n) != whole) {
-				fprintf(stderr, "FAIL: %s: read in chunks of %zu bytes differs "
-				        "from reading it whole (%lu vs %lu intervals; "
-				        "report of %zu vs %zu bytes)\n",
-				        argv[i], chunk, n, n0, report_bytes, whole_report);
+				char how[64];
+
+				if (chunk == LENT_PAGE || chunk == LENT_DEFAULT)
+					snprintf(how, sizeof how, "read from the file (%s blocks)",
+					         chunk == LENT_PAGE ? "a page's" : "default");
+				else
+					snprintf(how, sizeof how, "read in chunks of %zu bytes", chunk);
+				fprintf(stderr, "FAIL: %s: %s differs from reading it whole "
+				        "(%lu vs %lu intervals; report of %zu vs %zu bytes)\n",
+				        argv[i], how, n, n0, report_bytes, whole_report);
 				failed = 1;
 			}
 		}
@@ -192,7 +216,7 @@ main(int argc, char **argv)
 			printf("%s: report %s of %zu bytes, ", argv[i], series_def->name,
 			       whole_report);
 		printf("%s: %zu bytes, %lu intervals or snapshots, %zu chunk sizes "
-		       "(1..%zu and larger): %s\n", argv[i], len, n0, tried, last,
+		       "(1..%zu, larger, and the file lent): %s\n", argv[i], len, n0, tried, last,
 		       failed ? "DIFFER" : "identical");
 		free(buf);
 		files++;

@@ -203,6 +203,7 @@ input_compressed_read(const struct input *in)
 void
 input_close(struct input *in)
 {
+	input_lend_end(in);
 	decompress_free(in->decoder);
 	in->decoder = NULL;
 	if (in->owns_fd && in->fd >= 0)

@@ -18,6 +18,13 @@ struct diag;
 /* Bytes input_peek may look ahead. */
 #define INPUT_PEEK_MAX 128
 
+/* A block of a file mapped: len bytes at p, from the file's offset at. */
+struct lent_block {
+	uint8_t *p;
+	size_t len;
+	uint64_t at;
+};
+
 struct input {
 	const char *name;  /* for messages: the path, or "-" / "(stdin)" */
 	int64_t size;      /* bytes, or -1 when unknown (a pipe, or compressed) */
@@ -44,6 +51,18 @@ struct input {
 	                            NULL: not said, only marked in damaged */
 	bool damaged;            /* the compressed data was damaged: the
 	                            reads ended early */
+	/* what input_lend lent: the block of the file mapped, bytes across
+	 * blocks copied into the bridge; the furthest byte any block reached */
+	struct lent_block block;
+	uint8_t *bridge;
+	size_t bridge_cap;
+	size_t lend_block;       /* the blocks' size (0: 2 MiB), a multiple
+	                            of the page size: tests make it a page */
+	uint64_t lent_end;
+	bool cut_short;          /* bytes lent were lost, from cut_at on: */
+	bool shrank;             /* the file was cut short (else a page
+	                            could not be read) */
+	uint64_t cut_at;
 };
 
 /* Open a path; "-" is standard input. PM_E_OPEN with errno on failure. */
@@ -70,6 +89,29 @@ ssize_t input_peek(struct input *in, uint8_t *out, size_t n);
  * its compressed bytes read so far. */
 bool input_compressed(const struct input *in);
 uint64_t input_compressed_read(const struct input *in);
+
+/* Whether in is a regular file read as it is (not compressed) whose bytes
+ * input_lend can lend: its first bytes looked at, if they were not, to
+ * know. Nothing is read after this but by input_lend. */
+bool input_can_lend(struct input *in);
+
+/* The bytes of in from the file offset at on, lent where they lie: *p
+ * points at them, in a block of the file mapped read-only, or copied
+ * where they cross blocks; at least n of them where the file has them
+ * (fewer only at its end), valid until the next call or input_close.
+ * Returns how many bytes there are at *p: 0 at the end of the file, -1
+ * on an error (errno set), EIO when bytes lent were lost (cut_short,
+ * cut_at; shrank when the file was cut short while it was read, else a
+ * page could not be read): they were read as zeros, and nothing more is
+ * lent. After an error the bytes lent before may be gone. */
+ssize_t input_lend(struct input *in, uint64_t at, size_t n, const uint8_t **p);
+
+/* Whether every byte lent so far was the file's: false once it was found
+ * cut short (cut_short, cut_at), by a fault or by its size. */
+bool input_lent_whole(struct input *in);
+
+/* What was lent given back (input_close does it). */
+void input_lend_end(struct input *in);
 
 void input_close(struct input *in);
 

@@ -60,7 +60,8 @@ struct framer {
 	bool detected;          /* the framing was detected, not forced */
 	enum content asked;     /* the content asked for (AUTO: detected) */
 	step_fn step;
-	uint8_t *buf;
+	const uint8_t *buf;
+	uint8_t *owned;         /* buf when read into, NULL when lent */
 	size_t cap, pos, end;   /* unread bytes are buf[pos, end) */
 	uint64_t base;          /* file offset of buf[0] */
 	bool eof, done;
@@ -102,23 +103,65 @@ min_size(size_t a, size_t b)
 static void
 compact(struct framer *fr)
 {
-	memmove(fr->buf, fr->buf + fr->pos, fr->end - fr->pos);
+	memmove(fr->owned, fr->buf + fr->pos, fr->end - fr->pos);
 	fr->base += fr->pos;
 	fr->end -= fr->pos;
 	fr->pos = 0;
 }
 
-/* fill when the bytes are not there yet: reads are large, the buffer
- * compacted before its free tail falls under half its size. */
+/* A lent file lost bytes while it was read (io/input.h): a read error
+ * where they were lost. */
+static void
+say_cut_short(struct framer *fr)
+{
+	diag_at(fr->diag, PM_E_READ, (int64_t)fr->in->cut_at, "%s; what was read from here on "
+	        "was zeros", fr->in->shrank ? "the file was cut short here while it was read"
+	                                    : "the file's pages could not be read from here");
+}
+
+/* fill from a file whose bytes are lent (io/input.h): the window from
+ * here on, the bytes it reaches past those before counted as read; once
+ * it held the file's end, what it holds. */
+static bool
+fill_lent(struct framer *fr, size_t n, size_t *avail)
+{
+	uint64_t at = here(fr), reached = fr->base + fr->end;
+	ssize_t got;
+
+	if (fr->eof) {
+		*avail = fr->end - fr->pos;
+		return true;
+	}
+	if ((got = input_lend(fr->in, at, n, &fr->buf)) < 0) {
+		if (fr->in->cut_short)
+			say_cut_short(fr);
+		else
+			diag_at(fr->diag, PM_E_READ, (int64_t)reached, "%s", strerror(errno));
+		return false;
+	}
+	fr->base = at;
+	fr->pos = 0;
+	fr->end = (size_t)got;
+	fr->eof = (size_t)got < n;
+	if (at + (uint64_t)got > reached)
+		fr->tally->bytes_read += at + (uint64_t)got - reached;
+	*avail = fr->end;
+	return true;
+}
+
+/* fill when the bytes are not there yet: lent, or read in large reads,
+ * the buffer compacted before its free tail falls under half its size. */
 static bool
 fill_more(struct framer *fr, size_t n, size_t *avail)
 {
+	if (fr->owned == NULL)
+		return fill_lent(fr, n, avail);
 	while (fr->end - fr->pos < n && !fr->eof) {
 		ssize_t got;
 
 		if (fr->cap - fr->end < fr->cap / 2 || fr->cap - fr->pos < n)
 			compact(fr);
-		got = fr->in->read(fr->in, fr->buf + fr->end, fr->cap - fr->end);
+		got = fr->in->read(fr->in, fr->owned + fr->end, fr->cap - fr->end);
 		if (got < 0) {
 			diag_at(fr->diag, PM_E_READ, (int64_t)(fr->base + fr->end),
 			        "%s", strerror(errno));
@@ -299,10 +342,12 @@ bad_descriptor(struct framer *fr, const char *what, size_t shown,
 {
 	char hex[2 * DESC_LEN + 1];
 
+	/* before the look-ahead, whose read may fail: the bytes read before
+	 * a failed read may be gone (a lent file's, io/input.h) */
+	diag_hex(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
 	span_drop_unended(fr);
 	if (framing_changes(fr))
 		return STEP_MORE;
-	diag_hex(hex, sizeof hex, fr->buf + fr->pos, min_size(shown, DESC_LEN));
 	report(fr, PM_E_BAD_DESCRIPTOR, here(fr), "%s x'%s': %s", what, hex, why);
 	return resync(fr, here(fr));
 }
@@ -926,7 +971,7 @@ framer_open(struct input *in, const struct framer_opts *opts, struct diag *d,
 	fr->cap = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
 	if (fr->cap < MIN_BUFFER)
 		fr->cap = MIN_BUFFER;
-	if ((fr->buf = malloc(fr->cap)) == NULL) {
+	if (!input_can_lend(in) && (fr->buf = fr->owned = malloc(fr->cap)) == NULL) {
 		diag_at(d, PM_E_NOMEM, DIAG_NO_OFFSET, NULL);
 		return open_failed(fr, st, PM_E_NOMEM);
 	}
@@ -982,6 +1027,8 @@ range_end(struct framer *fr)
 {
 	fr->tally->bytes_read -= fr->end - fr->pos + fr->past_bdws + fr->passed;
 	fr->done = true;
+	if (fr->owned == NULL && !input_lent_whole(fr->in))
+		say_cut_short(fr);
 }
 
 int
@@ -1040,6 +1087,6 @@ framer_close(struct framer *fr)
 	if (fr == NULL)
 		return;
 	free(fr->span.data);
-	free(fr->buf);
+	free(fr->owned);
 	free(fr);
 }

@@ -2,13 +2,14 @@
  * byte by byte, so every expected offset, length and count comes from how
  * the test laid the bytes out, never from the framer's own arithmetic. */
 #ifndef _XOPEN_SOURCE
-#define _XOPEN_SOURCE 700 /* open_memstream */
+#define _XOPEN_SOURCE 700 /* open_memstream, mkstemp, truncate */
 #endif
 #include "check_main.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/diag.h"
 #include "smf/framing.h"
@@ -697,6 +698,58 @@ START_TEST(test_read_error)
 	assert_message(&r, "offset 290500 (0x46ec4): error: read error: ");
 	free(r.msgs);
 	free(d), free(b.p);
+}
+END_TEST
+
+/* A file of 300 records of 1,000 bytes, lent, cut to 150,000 bytes by
+ * another hand after 100 records: the records before the cut are framed,
+ * the pages it took read as zeros, and the read ends with an error where
+ * the file now ends. */
+START_TEST(test_lent_file_cut_short)
+{
+	struct framer_opts o = opts(FRAMING_AUTO);
+	struct bytes b = { 0 };
+	uint8_t *d = smf_data(30, 996, 1);
+	char path[64];
+	struct input in;
+	struct diag dg;
+	struct tally t = { 0 };
+	struct framer *fr;
+	struct fr_record rec;
+	char *msgs = NULL;
+	size_t msgs_len = 0, handed = 0;
+	FILE *f = open_memstream(&msgs, &msgs_len), *out;
+	unsigned n = 0;
+	int last;
+	pm_status st;
+
+	for (unsigned i = 0; i < 300; i++)
+		put_segment(&b, 0, d, 996);
+	snprintf(path, sizeof path, "%s/cut.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_int_ge(mkstemp(path), 0);
+	out = fopen(path, "wb");
+	ck_assert_uint_eq(fwrite(b.p, 1, b.len, out), b.len);
+	fclose(out);
+	diag_init(&dg, "pmimrpt", f);
+	ck_assert_int_eq(input_open_path(&in, path), PM_OK);
+	in.lend_block = 4096;
+	fr = framer_open(&in, &o, &dg, &t, &st);
+	ck_assert_ptr_nonnull(fr);
+	while ((last = framer_next(fr, &rec)) == 1) {
+		handed += rec.input_bytes;
+		if (++n == 100)
+			ck_assert_int_eq(truncate(path, 150000), 0);
+	}
+	ck_assert_int_eq(last, -1);
+	framer_close(fr);
+	input_close(&in);
+	fclose(f);
+	ck_assert_uint_ge(n, 150);
+	ck_assert_ptr_nonnull(strstr(msgs, "offset 150000 (0x249f0): error: read error: the file "
+	                                   "was cut short here while it was read"));
+	ck_assert_uint_eq(t.used + t.skipped + t.damaged + handed, t.bytes_read);
+	unlink(path);
+	free(msgs), free(d), free(b.p);
 }
 END_TEST
 
@@ -2470,6 +2523,7 @@ unit_suite(void)
 	tcase_add_test(core, test_truncated_record);
 	tcase_add_test(core, test_empty_input);
 	tcase_add_test(core, test_read_error);
+	tcase_add_test(core, test_lent_file_cut_short);
 	tcase_add_test(core, test_names);
 	suite_add_tcase(s, core);
 

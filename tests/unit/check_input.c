@@ -2,13 +2,20 @@
  * kept, then read again before the rest, at every read size and peek
  * size, of plain input shorter and longer than a magic or a peek, and of
  * gzip input, whose peek sees the decoded bytes; a second peek sees the
- * same first bytes; a read error is said as one. */
+ * same first bytes; a read error is said as one. input_lend (io/lend.c):
+ * a file's bytes lent where they lie, at every offset and size asked, in
+ * windows of a page; only a plain regular file's; a file cut short while
+ * lent, found by the fault of a page it lost (read as zeros, no crash) or
+ * by its size, said once where it now ends. */
+#define _DEFAULT_SOURCE /* mkstemp, ftruncate */
 #include <config.h>
 
 #include "check_main.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/input.h"
 #include "unit_input.h"
@@ -100,6 +107,138 @@ START_TEST(peek_gzip)
 END_TEST
 #endif
 
+#define PAGE 4096
+
+/* A temporary file of len bytes of a pattern (kept in bytes when not
+ * NULL): its path in path[64]. */
+static void
+make_file(char *path, const uint8_t *text, size_t len, uint8_t *bytes)
+{
+	int fd;
+
+	snprintf(path, 64, "%s/lend.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	for (size_t i = 0; i < len; i++) {
+		uint8_t b = text ? text[i] : (uint8_t)(i * 131 + 7);
+
+		if (bytes)
+			bytes[i] = b;
+		ck_assert_int_eq(write(fd, &b, 1), 1);
+	}
+	close(fd);
+}
+
+START_TEST(lend_windows)
+{
+	enum { LEN = 5 * PAGE + 123 };
+	static uint8_t bytes[LEN];
+	static const size_t asks[] = { 1, 100, PAGE, PAGE + 904, LEN + 10 };
+	char path[64];
+	struct input in;
+
+	make_file(path, NULL, LEN, bytes);
+	for (size_t a = 0; a < sizeof asks / sizeof asks[0]; a++) {
+		size_t n = asks[a];
+
+		ck_assert_int_eq(input_open_path(&in, path), PM_OK);
+		ck_assert(input_can_lend(&in));
+		in.lend_block = PAGE;
+		/* forward by steps that fall everywhere in a page */
+		for (size_t at = 0; at < LEN; at += PAGE - 13) {
+			const uint8_t *p = NULL;
+			ssize_t got = input_lend(&in, at, n, &p);
+			size_t least = n < LEN - at ? n : LEN - at;
+
+			ck_assert_int_ge(got, (ssize_t)least);
+			ck_assert_int_le(got, (ssize_t)(LEN - at));
+			ck_assert(memcmp(p, bytes + at, (size_t)got) == 0);
+		}
+		{
+			const uint8_t *p;
+			ck_assert_int_eq(input_lend(&in, LEN, n, &p), 0);
+		}
+		ck_assert(input_lent_whole(&in));
+		input_close(&in);
+	}
+	unlink(path);
+}
+END_TEST
+
+START_TEST(lend_only_plain_files)
+{
+	static const uint8_t text[] = "plain";
+	struct input in;
+
+	input_from_memory(&in, "mem", text, sizeof text, 0);
+	ck_assert(!input_can_lend(&in));
+	input_close(&in);
+#ifdef HAVE_ZLIB
+	{
+		static const char said[] = "a gzip member: read decoded, never lent";
+		uint8_t gz[512], out[128];
+		size_t n = unit_gzip_member(gz, sizeof gz, said);
+		char path[64];
+		ssize_t got = 0, r;
+
+		make_file(path, gz, n, NULL);
+		ck_assert_int_eq(input_open_path(&in, path), PM_OK);
+		ck_assert(!input_can_lend(&in));
+		while ((r = in.read(&in, out + got, sizeof out - (size_t)got)) > 0)
+			got += r;
+		ck_assert_int_eq(got, (ssize_t)strlen(said));
+		ck_assert(memcmp(out, said, strlen(said)) == 0);
+		input_close(&in);
+		unlink(path);
+	}
+#endif
+}
+END_TEST
+
+/* A file of four pages lent whole, then cut to a page and 100 bytes by
+ * another hand; touch: a byte of its third page read first. */
+static void
+lend_then_cut(bool touch)
+{
+	char path[64];
+	struct input in;
+	const uint8_t *p;
+
+	make_file(path, NULL, 4 * PAGE, NULL);
+	ck_assert_int_eq(input_open_path(&in, path), PM_OK);
+	ck_assert(input_can_lend(&in));
+	in.lend_block = 4 * PAGE;
+	ck_assert_int_eq(input_lend(&in, 0, 1, &p), 4 * PAGE);
+	ck_assert_uint_eq(p[PAGE], (uint8_t)(PAGE * 131 + 7));
+	ck_assert_int_eq(truncate(path, PAGE + 100), 0);
+	if (touch) {
+		/* its page is gone: a fault, read as zeros */
+		ck_assert_uint_eq(p[2 * PAGE + 5], 0);
+		ck_assert_uint_eq(p[2 * PAGE + 6], 0);
+	}
+	errno = 0;
+	ck_assert_int_eq(input_lend(&in, 2 * PAGE + 7, 1, &p), -1);
+	ck_assert_int_eq(errno, EIO);
+	ck_assert(in.cut_short && in.shrank);
+	ck_assert_uint_eq(in.cut_at, PAGE + 100);
+	ck_assert(!input_lent_whole(&in));
+	ck_assert_int_eq(input_lend(&in, 2 * PAGE + 7, 1, &p), -1);
+	input_close(&in);
+	unlink(path);
+}
+
+START_TEST(lend_cut_short_by_fault)
+{
+	lend_then_cut(true);
+}
+END_TEST
+
+START_TEST(lend_cut_short_by_size)
+{
+	lend_then_cut(false);
+}
+END_TEST
+
 Suite *
 unit_suite(void)
 {
@@ -110,6 +249,10 @@ unit_suite(void)
 #ifdef HAVE_ZLIB
 	tcase_add_test(tc, peek_gzip);
 #endif
+	tcase_add_test(tc, lend_windows);
+	tcase_add_test(tc, lend_only_plain_files);
+	tcase_add_test(tc, lend_cut_short_by_fault);
+	tcase_add_test(tc, lend_cut_short_by_size);
 	suite_add_tcase(s, tc);
 	return s;
 }
