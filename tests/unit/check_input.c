@@ -5,16 +5,21 @@
  * same first bytes; a read error is said as one. input_lend (io/lend.c):
  * a file's bytes lent where they lie, at every offset and size asked, in
  * windows of a page; only a plain regular file's; a file cut short while
- * lent, found by the fault of a page it lost (read as zeros, no crash) or
- * by its size, said once where it now ends. */
+ * lent, found by the fault of a page it lost (read as zeros, no crash;
+ * where the host lets a load resume after a SIGBUS handler: not under
+ * qemu-user) or by its size, said once where it now ends. */
 #define _DEFAULT_SOURCE /* mkstemp, ftruncate */
 #include <config.h>
 
 #include "check_main.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io/input.h"
@@ -227,8 +232,61 @@ lend_then_cut(bool touch)
 	unlink(path);
 }
 
+/* Whether a SIGBUS from a page a mapped file lost says its address, and
+ * the load resumes after the handler maps zeros there, asked of a child
+ * with a handler of its own (not io/lend.c's, so that a fault of that is
+ * not taken for the host's): not under qemu-user. */
+static volatile uint8_t *probe_page;
+
+static void
+probe_handler(int sig, siginfo_t *si, void *context)
+{
+	uintptr_t at = (uintptr_t)si->si_addr, page = (uintptr_t)probe_page;
+
+	(void)sig, (void)context;
+	/* the fault's address is the handler's to know */
+	if (at < page || at >= page + PAGE)
+		_exit(4);
+	if (mmap((void *)page, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED)
+		_exit(3);
+}
+
+static bool
+host_resumes_after_sigbus(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char path[64];
+		struct sigaction sa;
+		int fd;
+
+		make_file(path, NULL, 2 * PAGE, NULL);
+		fd = open(path, O_RDONLY);
+		probe_page = mmap(NULL, 2 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (truncate(path, 0) != 0 || probe_page == MAP_FAILED)
+			_exit(2);
+		unlink(path);
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = probe_handler;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGBUS, &sa, NULL);
+		_exit(probe_page[5] == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 START_TEST(lend_cut_short_by_fault)
 {
+	if (!host_resumes_after_sigbus()) {
+		fprintf(stderr, "lend_cut_short_by_fault: not tried: a load does not resume "
+		        "after a SIGBUS handler here, or the fault's address is not said (qemu-user)\n");
+		return;
+	}
 	lend_then_cut(true);
 }
 END_TEST
