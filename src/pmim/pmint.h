@@ -183,7 +183,8 @@ pm_status pmint_part_check(const struct pmint *pm, const struct pm_header *h,
 
 /* How the reads of parts take count wait-bucket triples lying back to back
  * at b (12 bytes each: sum, highest, count): their figures stored at
- * v[4k], v[4k+1], v[4k+2] unless v is NULL, and the buckets that fail
+ * v[4k], v[4k+1], v[4k+2] unless v is NULL (v[4k+3], the next bucket's
+ * label, 0, but past the last bucket), and the buckets that fail
  * pmint_bucket_suspect counted, four at a time where by_four (then only
  * as 0 or more). For the tests, to read both ways any count of buckets;
  * by_four only where pmint_bind set pm->buckets_by_four (the CPU has it). */
