@@ -97,6 +97,20 @@ generate() { # KIND BYTES: prints the file
 	echo "$f"
 }
 
+# fresh FILE...: each file dropped from the page cache and read into it
+# again, so that the cache holds every input the same way: pmimrpt maps a
+# plain file, and a mapped read is a third slower where the cache holds
+# the file in small pages (read back a page at a time after the kernel
+# paged it out, as DAMON does here to memory idle for a minute) than in
+# the huge pages a read from disk ahead leaves.
+fresh() {
+	local f
+	for f; do
+		dd if="$f" iflag=nocache count=0 status=none 2> /dev/null || true
+		cat "$f" > /dev/null
+	done
+}
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -193,7 +207,7 @@ fixed_costs() {
 run_input() { # NAME FILE FRAMING-OPTS
 	local name=$1 file=$2 opts=$3 bytes summary recs ivs base base_cpu base_rss
 	bytes=$(stat -c %s "$file")
-	cat "$file" > /dev/null; cat "$file" > /dev/null   # into the page cache
+	fresh "$file"
 	# shellcheck disable=SC2086
 	summary=$("$pmimrpt" $opts --report=inventory -o /dev/null "$file" 2>&1 | tail -1)
 	recs=$(echo "$summary" | sed -n 's/.* \([0-9]*\) SMF records.* \([0-9]*\) PM records.*/\1 \2/p' | awk '{ print $1 + $2 }')
@@ -279,7 +293,7 @@ done
 
 # Windows snapshots, and one big file on two threads
 perf_file=$(generate perf "$big")
-cat "$perf_file" > /dev/null
+fresh "$perf_file"
 read -r base _ _ < <(measure cat "$perf_file")
 # a row a system, hour and counter instance: 400,000 at 1 GB, past the
 # default --max-groups
@@ -456,7 +470,8 @@ target "dense waits --progress: cost below 2%" "$cost%" "$(awk -v c="$cost" 'BEG
 # beyond the empty input's is timed from --size to ten times it instead:
 # a file made for the purpose, read into the page cache, and removed
 # after its kind's reports (10 GB for the default size). cat's growth on
-# the same files is shown beside, not judged.
+# the same files is shown beside, not judged. The files are read afresh
+# first (fresh), the larger one just written, the others read long ago.
 shown_growth() { awk '{ print ($1 == "short") ? $1 : sprintf("x%.2f", $1) }'; }
 worst_time=0
 echo "  growth x10 input less empty, runs in turn (+: from --size to ten times it):"
@@ -464,6 +479,7 @@ for kind in sparse dense full; do
 	opts="" line="" f3=""
 	[ $kind != sparse ] && opts="--framing=pm"
 	f1=$(generate $kind "$small") f2=$(generate $kind "$big")
+	fresh "$f1" "$f2"
 	cats=$(growth "$workdir/empty.dat" "$f1" "$f2" cat | shown_growth)
 	for report in inventory waits cpu tasks intervals; do
 		[ -n "${result[$kind-big,$report]:-}" ] || continue
@@ -472,7 +488,7 @@ for kind in sparse dense full; do
 		if awk -v t="$t1" -v e="${result[$kind,empty,$report]}" 'BEGIN { exit !(t - e < 0.05) }'; then
 			if [ -z "$f3" ]; then
 				f3=$(generate $kind $((big * 10)))
-				cat "$f3" > /dev/null   # into the page cache
+				fresh "$f2" "$f3"
 				cats="$cats, + $(growth "$workdir/empty.dat" "$f2" "$f3" cat | shown_growth)"
 			fi
 			a=$f2 b=$f3 mark="+"
