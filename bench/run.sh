@@ -99,10 +99,10 @@ generate() { # KIND BYTES: prints the file
 
 # fresh FILE...: each file dropped from the page cache and read into it
 # again, so that the cache holds every input the same way: pmimrpt maps a
-# plain file, and a mapped read is a third slower where the cache holds
-# the file in small pages (read back a page at a time after the kernel
-# paged it out, as DAMON does here to memory idle for a minute) than in
-# the huge pages a read from disk ahead leaves.
+# plain file, and a mapped read can take twice the time where the cache
+# holds the file in small pages (read back a page at a time after the
+# kernel paged it out, as DAMON does here to memory idle for a minute)
+# than in the huge pages a read from disk ahead leaves.
 fresh() {
 	local f
 	for f; do
