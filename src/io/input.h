@@ -110,6 +110,10 @@ ssize_t input_lend(struct input *in, uint64_t at, size_t n, const uint8_t **p);
  * cut short (cut_short, cut_at), by a fault or by its size. */
 bool input_lent_whole(struct input *in);
 
+/* Why a lend failed, said as a read error: the bytes lost (cut_short)
+ * at cut_at, else errno's error at the file offset at. */
+void input_say_lend_failed(const struct input *in, struct diag *d, uint64_t at);
+
 /* What was lent given back (input_close does it). */
 void input_lend_end(struct input *in);
 

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/diag.h"
 #include "io/input.h"
 
 #define LEND_BLOCK ((uint64_t)2 << 20)
@@ -259,6 +260,17 @@ input_lend(struct input *in, uint64_t at, size_t n, const uint8_t **p)
 		return lost();
 	*p = in->bridge;
 	return (ssize_t)want;
+}
+
+void
+input_say_lend_failed(const struct input *in, struct diag *d, uint64_t at)
+{
+	if (!in->cut_short)
+		diag_at(d, PM_E_READ, (int64_t)at, "%s", strerror(errno));
+	else
+		diag_at(d, PM_E_READ, (int64_t)in->cut_at, "%s; what was read from here on was zeros",
+		        in->shrank ? "the file was cut short here while it was read"
+		                   : "the file's pages could not be read from here");
 }
 
 void

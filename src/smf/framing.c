@@ -109,16 +109,6 @@ compact(struct framer *fr)
 	fr->pos = 0;
 }
 
-/* A lent file lost bytes while it was read (io/input.h): a read error
- * where they were lost. */
-static void
-say_cut_short(struct framer *fr)
-{
-	diag_at(fr->diag, PM_E_READ, (int64_t)fr->in->cut_at, "%s; what was read from here on "
-	        "was zeros", fr->in->shrank ? "the file was cut short here while it was read"
-	                                    : "the file's pages could not be read from here");
-}
-
 /* fill from a file whose bytes are lent (io/input.h): the window from
  * here on, the bytes it reaches past those before counted as read; once
  * it held the file's end, what it holds. */
@@ -133,10 +123,7 @@ fill_lent(struct framer *fr, size_t n, size_t *avail)
 		return true;
 	}
 	if ((got = input_lend(fr->in, at, n, &fr->buf)) < 0) {
-		if (fr->in->cut_short)
-			say_cut_short(fr);
-		else
-			diag_at(fr->diag, PM_E_READ, (int64_t)reached, "%s", strerror(errno));
+		input_say_lend_failed(fr->in, fr->diag, reached);
 		return false;
 	}
 	fr->base = at;
@@ -1028,7 +1015,7 @@ range_end(struct framer *fr)
 	fr->tally->bytes_read -= fr->end - fr->pos + fr->past_bdws + fr->passed;
 	fr->done = true;
 	if (fr->owned == NULL && !input_lent_whole(fr->in))
-		say_cut_short(fr);
+		input_say_lend_failed(fr->in, fr->diag, here(fr));
 }
 
 int

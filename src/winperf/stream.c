@@ -1,4 +1,6 @@
-/* stream.c: blocks back to back, read in bounded memory. See stream.h. */
+/* stream.c: blocks back to back, read in bounded memory: a plain file's
+ * lent where they lie (io/input.h), others read into a buffer that grows
+ * to the largest block. See stream.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,9 @@ struct wp_stream {
 	struct input *in;
 	struct diag *diag;
 	struct tally *tally;
-	uint8_t *buf;
+	const uint8_t *buf;     /* owned, or lent (io/input.h) */
+	uint8_t *owned;         /* the buffer read into */
+	bool lent;              /* the input's bytes are lent */
 	size_t cap, pos, end;   /* unread bytes are buf[pos, end) */
 	uint64_t base;          /* file offset of buf[0] */
 	bool eof;
@@ -48,7 +52,7 @@ wp_stream_close(struct wp_stream *s)
 	if (!s)
 		return;
 	wp_walker_close(s->walker);
-	free(s->buf);
+	free(s->owned);
 	free(s);
 }
 
@@ -64,6 +68,30 @@ here(const struct wp_stream *s)
 	return s->base + s->pos;
 }
 
+/* ensure from a file whose bytes are lent: those from here on, up to a
+ * range's stop, the bytes they reach past those before counted as read. */
+static bool
+ensure_lent(struct wp_stream *s, size_t n)
+{
+	uint64_t at = here(s), reached = s->base + s->end;
+	ssize_t got = input_lend(s->in, at, n, &s->buf);
+
+	if (got < 0) {
+		input_say_lend_failed(s->in, s->diag, reached);
+		return false;
+	}
+	/* a range of a file (--jobs) ends where the next begins */
+	if (s->in->stop && (uint64_t)got > s->in->stop - at)
+		got = at < s->in->stop ? (ssize_t)(s->in->stop - at) : 0;
+	s->base = at;
+	s->pos = 0;
+	s->end = (size_t)got;
+	s->eof = (size_t)got < n;
+	if (at + (uint64_t)got > reached)
+		s->tally->bytes_read += at + (uint64_t)got - reached;
+	return true;
+}
+
 /* At least n unread bytes in the buffer, or all there are at the end of
  * the input; false on a read error (reported). n <= max_block. */
 static bool
@@ -71,8 +99,10 @@ ensure(struct wp_stream *s, size_t n)
 {
 	if (s->end - s->pos >= n || s->eof)
 		return true;
+	if (s->lent)
+		return ensure_lent(s, n);
 	if (s->pos > 0) {
-		memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+		memmove(s->owned, s->buf + s->pos, s->end - s->pos);
 		s->base += s->pos;
 		s->end -= s->pos;
 		s->pos = 0;
@@ -82,11 +112,11 @@ ensure(struct wp_stream *s, size_t n)
 		uint8_t *p;
 		while (cap < n)
 			cap *= 2;
-		if (!(p = realloc(s->buf, cap))) {
+		if (!(p = realloc(s->owned, cap))) {
 			diag_at(s->diag, PM_E_NOMEM, (int64_t)here(s), "a block of %zu bytes", n);
 			return false;
 		}
-		s->buf = p;
+		s->buf = s->owned = p;
 		s->cap = cap;
 	}
 	while (s->end < n) {
@@ -95,7 +125,7 @@ ensure(struct wp_stream *s, size_t n)
 		/* a range of a file (--jobs) ends where the next begins */
 		if (s->in->stop && s->in->stop - (s->base + s->end) < room)
 			room = (size_t)(s->in->stop - (s->base + s->end));
-		got = room ? s->in->read(s->in, s->buf + s->end, room) : 0;
+		got = room ? s->in->read(s->in, s->owned + s->end, room) : 0;
 		if (got < 0) {
 			diag_at(s->diag, PM_E_READ, (int64_t)(s->base + s->end), NULL);
 			return false;
@@ -136,8 +166,10 @@ resync(struct wp_stream *s)
 		/* keep what may be the start of a signature */
 		skipped += k;
 		s->pos += k;
-		if (!ensure(s, sizeof wp_signature))
+		if (!ensure(s, sizeof wp_signature)) {
+			s->tally->damaged += skipped;  /* the rest by the caller */
 			return false;
+		}
 	}
 	s->tally->damaged += skipped;
 	diag_at(s->diag, PM_E_RESYNC, (int64_t)from,
@@ -219,8 +251,12 @@ wp_stream_read(struct wp_stream *s, struct input *in, struct diag *d, struct tal
 	s->pos = s->end = 0;
 	s->base = in->origin;
 	s->eof = false;
+	s->lent = input_can_lend(in);
+	s->buf = s->owned;
 	while ((rc = step(s)) > 0)
 		;
+	if (rc == 0 && s->lent && !input_lent_whole(in))
+		input_say_lend_failed(in, d, here(s));
 	if (rc < 0) {
 		/* what was read but not walked is damaged */
 		t->damaged += s->end - s->pos;

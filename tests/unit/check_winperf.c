@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/bytes.h"
 #include "core/diag.h"
@@ -677,6 +678,89 @@ START_TEST(stream_damage_and_chunks)
 }
 END_TEST
 
+/* The bytes at p written to a new temporary file: its path in path[64]. */
+static void
+write_file(char *path, const uint8_t *p, size_t len)
+{
+	FILE *f;
+	int fd;
+
+	snprintf(path, 64, "%s/stream.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	ck_assert_ptr_nonnull(f = fdopen(fd, "wb"));
+	ck_assert_uint_eq(fwrite(p, 1, len, f), len);
+	fclose(f);
+}
+
+/* on_snapshot, and the file at cut_path cut to cut_to bytes by another
+ * hand at the first snapshot (cut_to not -1): within the first page it
+ * was lent. */
+static const char *cut_path;
+static off_t cut_to = -1;
+
+static void
+on_snapshot_cut(const struct wp_snapshot *s, uint64_t offset, void *ctx)
+{
+	on_snapshot(s, offset, ctx);
+	if (cut_to >= 0 && ((struct seen *)ctx)->snapshots == 1)
+		ck_assert_int_eq(truncate(cut_path, cut_to), 0);
+}
+
+/* The stream of stream_damage_and_chunks from a file, its bytes lent a
+ * page at a time: the same snapshots, accounting and messages; a file
+ * of twelve blocks cut short after the first: a read error where it
+ * ends. */
+START_TEST(stream_lent_file)
+{
+	static uint8_t data[16384];
+	size_t used, damaged, len = build_stream(data, &used, &damaged);
+	char path[64];
+	struct wp_stream *s;
+	struct input in;
+	struct tally t = { 0 };
+	struct seen seen = { 0 };
+	struct diag d;
+	struct bld b;
+
+	for (int cut = 0; cut < 2; cut++) {
+		if (cut) {
+			build_system(&b);
+			for (size_t k = 0; k < 12; k++)
+				memcpy(data + k * b.len, b.b, b.len);
+			len = 12 * b.len;
+			ck_assert_uint_gt(len, 4096);
+		}
+		write_file(path, data, len);
+		cut_path = path;
+		cut_to = cut ? 1000 : -1;
+		memset(&t, 0, sizeof t);
+		memset(&seen, 0, sizeof seen);
+		diag_init(&d, "check_winperf", NULL);
+		ck_assert_int_eq(wp_stream_open(&s, 1 << 20, on_snapshot_cut, &seen), PM_OK);
+		ck_assert_int_eq(input_open_path(&in, path), PM_OK);
+		in.lend_block = 4096;
+		ck_assert_int_eq(wp_stream_read(s, &in, &d, &t), cut ? -1 : 0);
+		ck_assert_uint_eq(tally_accounted(&t), t.bytes_read);
+		if (!cut) {
+			ck_assert_uint_eq(seen.snapshots, 2);
+			ck_assert_uint_eq(t.bytes_read, len);
+			ck_assert_uint_eq(t.used, used);
+			ck_assert_uint_eq(t.damaged, damaged);
+			ck_assert_uint_eq(d.count[PM_E_PERF_BLOCK], 1);
+			ck_assert_uint_eq(d.count[PM_E_RESYNC], 1);
+			ck_assert_uint_eq(d.count[PM_E_READ], 0);
+		} else {
+			ck_assert_uint_eq(d.count[PM_E_READ], 1);
+			ck_assert(in.cut_short && in.shrank);
+			ck_assert_uint_eq(in.cut_at, 1000);
+		}
+		input_close(&in);
+		wp_stream_close(s);
+		unlink(path);
+	}
+}
+END_TEST
+
 /* TotalByteLength past --max-record: resynchronised on the next block */
 START_TEST(stream_insane_length)
 {
@@ -716,6 +800,7 @@ unit_suite(void)
 	tcase_add_test(tc, every_prefix_refused);
 	tcase_add_test(tc, title_tables);
 	tcase_add_test(tc, stream_damage_and_chunks);
+	tcase_add_test(tc, stream_lent_file);
 	tcase_add_test(tc, stream_insane_length);
 	suite_add_tcase(s, tc);
 	return s;
