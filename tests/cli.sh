@@ -116,6 +116,14 @@ same "$tmp/file.csv" "$tmp/pipe.csv" "cat file | pmimrpt - gives the same report
 sed 's/(stdin)/FILE/' "$tmp/pipe.err" > "$tmp/pipe.err2"
 sed "s|$sample|FILE|" "$tmp/file.err" > "$tmp/file.err2"
 same "$tmp/file.err2" "$tmp/pipe.err2" "cat file | pmimrpt - gives the same summary"
+# standard input from a file is read from where it stands, not from the
+# file's start: 100 bytes before the sample, read off first
+{ head -c 100 /dev/zero; cat "$sample"; } > "$tmp/after100.dat"
+{ dd bs=100 count=1 of=/dev/null 2> /dev/null; $WRAP "$PMIMRPT" -; } < "$tmp/after100.dat" \
+	> "$tmp/stdin.csv" 2> "$tmp/stdin.err" || true
+same "$tmp/file.csv" "$tmp/stdin.csv" "pmimrpt - < file, 100 bytes read off: the same report"
+sed 's/(stdin)/FILE/' "$tmp/stdin.err" > "$tmp/stdin.err2"
+same "$tmp/file.err2" "$tmp/stdin.err2" "pmimrpt - < file, 100 bytes read off: the same summary"
 
 # -o: written whole or not at all
 rpt -q -o "$tmp/out.csv" "$sample"

@@ -90,8 +90,8 @@ ssize_t input_peek(struct input *in, uint8_t *out, size_t n);
 bool input_compressed(const struct input *in);
 uint64_t input_compressed_read(const struct input *in);
 
-/* Whether in is a regular file read as it is (not compressed) whose bytes
- * input_lend can lend: its first bytes looked at, if they were not, to
+/* Whether in is a regular file opened by path (not standard input) read
+ * as it is (not compressed) whose bytes input_lend can lend: its first bytes looked at, if they were not, to
  * know. Nothing is read after this but by input_lend. */
 bool input_can_lend(struct input *in);
 

@@ -137,7 +137,8 @@ input_can_lend(struct input *in)
 {
 	uint8_t first[1];
 
-	if (in->fd < 0 || in->size < 0 || in->mem != NULL)
+	/* standard input, even from a file, is read from where it stands */
+	if (in->fd < 0 || !in->owns_fd || in->size < 0 || in->mem != NULL)
 		return false;
 	/* whether it is compressed is known once its first bytes are */
 	if (input_peek(in, first, sizeof first) < 0 || input_compressed(in))
