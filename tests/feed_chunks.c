@@ -93,7 +93,7 @@ run(const struct pmint *pm, const struct pipeline_opts *o, const uint8_t *buf,
 			fprintf(stderr, "feed_chunks: cannot open %s\n", name);
 			exit(2);
 		}
-		in.lend_block = chunk == LENT_PAGE ? 4096 : 0;
+		in.block_size = chunk == LENT_PAGE ? 4096 : 0;
 	} else {
 		input_from_memory(&in, name, buf, len, chunk);
 	}

@@ -56,7 +56,7 @@ struct input {
 	struct lent_block block;
 	uint8_t *bridge;
 	size_t bridge_cap;
-	size_t lend_block;       /* the blocks' size (0: 2 MiB), a multiple
+	size_t block_size;       /* the blocks' size (0: 2 MiB), a multiple
 	                            of the page size: tests make it a page */
 	uint64_t lent_end;
 	bool cut_short;          /* bytes lent were lost, from cut_at on: */
@@ -91,8 +91,9 @@ bool input_compressed(const struct input *in);
 uint64_t input_compressed_read(const struct input *in);
 
 /* Whether in is a regular file opened by path (not standard input) read
- * as it is (not compressed) whose bytes input_lend can lend: its first bytes looked at, if they were not, to
- * know. Nothing is read after this but by input_lend. */
+ * as it is (not compressed), whose bytes input_lend can lend: its first
+ * bytes looked at, if they were not, to know. Nothing is read after this
+ * but by input_lend. */
 bool input_can_lend(struct input *in);
 
 /* The bytes of in from the file offset at on, lent where they lie: *p

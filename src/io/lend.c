@@ -137,8 +137,9 @@ input_can_lend(struct input *in)
 {
 	uint8_t first[1];
 
-	/* standard input, even from a file, is read from where it stands */
-	if (in->fd < 0 || !in->owns_fd || in->size < 0 || in->mem != NULL)
+	/* only a file opened by path (standard input, even from a file, is
+	 * read from where it stands; memory has no file), of a known size */
+	if (!in->owns_fd || in->size < 0)
 		return false;
 	/* whether it is compressed is known once its first bytes are */
 	if (input_peek(in, first, sizeof first) < 0 || input_compressed(in))
@@ -194,7 +195,7 @@ holds(const struct lent_block *b, uint64_t at)
 static bool
 lend_block(struct input *in, uint64_t at, uint64_t size)
 {
-	uint64_t step = in->lend_block ? in->lend_block : LEND_BLOCK;
+	uint64_t step = in->block_size ? in->block_size : LEND_BLOCK;
 	uint64_t lo = at / step * step, hi = size - lo < step ? size : lo + step;
 	uint8_t *p = mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_PRIVATE, in->fd, (off_t)lo);
 

@@ -109,9 +109,9 @@ compact(struct framer *fr)
 	fr->pos = 0;
 }
 
-/* fill from a file whose bytes are lent (io/input.h): the window from
- * here on, the bytes it reaches past those before counted as read; once
- * it held the file's end, what it holds. */
+/* fill from a file whose bytes are lent (io/input.h): those from here
+ * on, the bytes they reach past those before counted as read; once they
+ * held the file's end, what there is. */
 static bool
 fill_lent(struct framer *fr, size_t n, size_t *avail)
 {

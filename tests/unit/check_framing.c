@@ -732,7 +732,7 @@ START_TEST(test_lent_file_cut_short)
 	fclose(out);
 	diag_init(&dg, "pmimrpt", f);
 	ck_assert_int_eq(input_open_path(&in, path), PM_OK);
-	in.lend_block = 4096;
+	in.block_size = 4096;
 	fr = framer_open(&in, &o, &dg, &t, &st);
 	ck_assert_ptr_nonnull(fr);
 	while ((last = framer_next(fr, &rec)) == 1) {

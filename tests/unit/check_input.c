@@ -148,7 +148,7 @@ START_TEST(lend_windows)
 
 		ck_assert_int_eq(input_open_path(&in, path), PM_OK);
 		ck_assert(input_can_lend(&in));
-		in.lend_block = PAGE;
+		in.block_size = PAGE;
 		/* forward by steps that fall everywhere in a page */
 		for (size_t at = 0; at < LEN; at += PAGE - 13) {
 			const uint8_t *p = NULL;
@@ -212,7 +212,7 @@ lend_then_cut(bool touch)
 	make_file(path, NULL, 4 * PAGE, NULL);
 	ck_assert_int_eq(input_open_path(&in, path), PM_OK);
 	ck_assert(input_can_lend(&in));
-	in.lend_block = 4 * PAGE;
+	in.block_size = 4 * PAGE;
 	ck_assert_int_eq(input_lend(&in, 0, 1, &p), 4 * PAGE);
 	ck_assert_uint_eq(p[PAGE], (uint8_t)(PAGE * 131 + 7));
 	ck_assert_int_eq(truncate(path, PAGE + 100), 0);

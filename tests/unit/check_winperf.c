@@ -738,7 +738,7 @@ START_TEST(stream_lent_file)
 		diag_init(&d, "check_winperf", NULL);
 		ck_assert_int_eq(wp_stream_open(&s, 1 << 20, on_snapshot_cut, &seen), PM_OK);
 		ck_assert_int_eq(input_open_path(&in, path), PM_OK);
-		in.lend_block = 4096;
+		in.block_size = 4096;
 		ck_assert_int_eq(wp_stream_read(s, &in, &d, &t), cut ? -1 : 0);
 		ck_assert_uint_eq(tally_accounted(&t), t.bytes_read);
 		if (!cut) {
