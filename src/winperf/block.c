@@ -15,6 +15,7 @@
 #include "engine/counter.h"
 #include "pmim/pmtime.h"
 #include "winperf/block.h"
+#include "winperf/memo.h"
 #include "winperf/utf16.h"
 #include "winperf/validate.h"
 
@@ -25,13 +26,6 @@ const uint8_t wp_signature[8] = { 'P', 0, 'E', 0, 'R', 0, 'F', 0 };
 /* Where an object's parts start in the walker's tables. */
 struct object_at {
 	size_t counter, instance, value;
-};
-
-/* An instance's names in the text table: as given, with its parent's
- * (perfmon's parent/instance), and as shown (#n for a repeat). */
-struct name_at {
-	size_t raw, full, shown;
-	unsigned repeats;    /* of its first occurrence: how many after it */
 };
 
 struct codepage {
@@ -111,6 +105,13 @@ struct wp_walker {
 	                           one order */
 	struct known_defs defs[KNOWN_DEFS];
 	uint64_t ndefs;      /* definitions numbered so far */
+	/* what each instance's names are made from; the memo of the
+	 * snapshot's system while every object and instance so far is as
+	 * there (their raw names not yet made) */
+	struct memo_source *sources;
+	size_t sources_cap;
+	struct wp_memos memos;
+	const struct wp_memo *memo;
 };
 
 
@@ -155,6 +156,8 @@ wp_walker_close(struct wp_walker *w)
 	free(w->known);
 	free(w->known_bytes);
 	free(w->known_slots);
+	free(w->sources);
+	memo_free(&w->memos);
 	for (size_t i = 0; i < KNOWN_DEFS; i++) {
 		free(w->defs[i].bytes);
 		free(w->defs[i].counters);
@@ -393,6 +396,41 @@ text_name(struct wp_walker *w, uint32_t cp, struct span s, size_t *at)
 	return true;
 }
 
+/* The snapshot found not to be its memo's: the raw names of the
+ * instances walked so far made, from the memo's texts (what text_name
+ * would make of their bytes, in as much room asked), and the memo left. */
+static bool
+memo_miss(struct wp_walker *w)
+{
+	for (size_t k = 0; k < w->ninstances; k++) {
+		const struct memo_source *src = &w->sources[k];
+		const char *text = w->memo->text + w->memo->names[k].raw;
+		size_t len = strlen(text) + 1;
+		if (!text_room(w, src->codepage ? src->raw.len * 4 + 1 : WP_UTF8_CAP(src->raw.len)))
+			return false;
+		w->names[k].raw = w->ntext;
+		memcpy(w->text + w->ntext, text, len);
+		w->ntext += len;
+	}
+	w->memo = NULL;
+	return true;
+}
+
+/* The names of a snapshot found to be its memo's, copied from there. */
+static bool
+take_memo(struct wp_walker *w)
+{
+	const struct wp_memo *m = w->memo;
+
+	if (!grow_table((void **)&w->text, &w->text_cap, m->ntext, 1))
+		return false;
+	memcpy(w->text, m->text, m->ntext);
+	w->ntext = m->ntext;
+	w->system_at = m->system_at;
+	memcpy(w->names, m->names, m->ninstances * sizeof *w->names);
+	return true;
+}
+
 static bool
 fail(struct wp_fault *f, const char *rule, size_t at)
 {
@@ -582,7 +620,9 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 
 	if (!grow_table((void **)&w->instances, &w->instances_cap,
 	          w->ninstances + (size_t)oh->num_instances, sizeof *w->instances) ||
-	    !grow_table((void **)&w->names, &w->names_cap, w->instances_cap, sizeof *w->names))
+	    !grow_table((void **)&w->names, &w->names_cap, w->instances_cap, sizeof *w->names) ||
+	    !grow_table((void **)&w->sources, &w->sources_cap, w->instances_cap,
+	                sizeof *w->sources))
 		return fail(f, NULL, 0);
 	for (int32_t i = 0; i < oh->num_instances; i++) {
 		if (!le_u32(ob, at, &ih.byte_length) || !le_u32(ob, at + 4, &ih.parent_title) ||
@@ -594,9 +634,13 @@ walk_instances(struct wp_walker *w, struct span ob, size_t ob_at,
 		if ((rule = wp_check_instance(&ih, ob.len - at)))
 			return fail(f, rule, ob_at + at);
 		/* NameLength counts the terminating NUL */
-		struct span name = span_sub(ob, at + ih.name_offset, ih.name_length);
+		struct memo_source *src = &w->sources[w->ninstances];
+		*src = (struct memo_source){ span_sub(ob, at + ih.name_offset, ih.name_length),
+		                             oh->codepage, ih.parent_title, ih.parent_instance };
 		struct name_at *n = &w->names[w->ninstances];
-		if (!text_name(w, oh->codepage, name, &n->raw))
+		if (w->memo && !memo_instance_same(w->memo, w->ninstances, src) && !memo_miss(w))
+			return fail(f, NULL, 0);
+		if (!w->memo && !text_name(w, oh->codepage, src->raw, &n->raw))
 			return fail(f, NULL, 0);
 		w->instances[w->ninstances++] = (struct wp_instance){
 			NULL, ih.parent_title, ih.parent_instance, ih.unique_id };
@@ -641,6 +685,11 @@ walk_object(struct wp_walker *w, struct span b, size_t ob_at, uint32_t *length,
 	if ((rule = wp_check_object(&oh, ob.len)))
 		return fail(f, rule, ob_at);
 	ob.len = oh.total_length;
+	if (w->memo &&
+	    !memo_object_same(w->memo, i,
+	                      &(struct memo_object){ oh.title, oh.codepage, oh.num_instances }) &&
+	    !memo_miss(w))
+		return fail(f, NULL, 0);
 	if (!grow_table((void **)&w->objects, &w->objects_cap, i + 1, sizeof *w->objects) ||
 	    !grow_table((void **)&w->at, &w->at_cap, w->objects_cap, sizeof *w->at))
 		return fail(f, NULL, 0);
@@ -785,6 +834,7 @@ static void
 reset(struct wp_walker *w, const struct wp_pdb_head *h)
 {
 	w->text_limit = false;
+	w->memo = NULL;
 	w->ncounters = w->ninstances = w->nvalues = w->ntext = 0;
 	w->snap = (struct wp_snapshot){ .perf_time = h->perf_time, .perf_freq = h->perf_freq,
 	                                .perf_time_100ns = h->perf_time_100ns };
@@ -813,11 +863,19 @@ wp_walk(struct wp_walker *w, struct span b, const struct wp_snapshot **out,
 	at = h.header_length;
 	if (!text_name(w, 0, span_sub(b, h.name_offset, h.name_length), &w->system_at))
 		return no_room(w, f);
+	w->memo = memo_of(&w->memos, w->text + w->system_at);
 	for (uint32_t i = 0; i < h.num_objects; i++, at += length)
 		if (!walk_object(w, b, at, &length, f))
 			return f->rule ? PM_E_PERF_BLOCK : no_room(w, f);
-	if (!name_instances(w))
+	if (w->memo && memo_fits(w->memo, w->ninstances, w->block_len)) {
+		if (!take_memo(w))
+			return no_room(w, f);
+	} else if ((w->memo && !memo_miss(w)) || !name_instances(w)) {
 		return no_room(w, f);
+	} else {
+		memo_keep(&w->memos, w->block_len, w->objects, w->snap.nobjects, w->sources,
+		          w->ninstances, w->text, w->ntext, w->system_at, w->names);
+	}
 	point_into_tables(w);
 	*out = &w->snap;
 	return PM_OK;

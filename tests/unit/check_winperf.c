@@ -1,7 +1,9 @@
 /* check_winperf.c: the PERF_DATA_BLOCK walker, the title table and the
  * stream, on blocks built here by a small builder that computes every
  * length and offset (none is typed in): objects with -1 and 0 instances,
- * parents, repeated names, UTF-16 and code-page names, base pairing,
+ * parents, repeated names, UTF-16 and code-page names, names of a
+ * system's snapshot as its last one's where they are made from the
+ * same bytes and anew on each change, base pairing,
  * NODATA and unknown types; each .NET malformed-block vector of
  * COUNTERS.md §4 rejected with its rule; and the stream read in every
  * chunk size and cut short at every offset, every byte accounted for. */
@@ -363,6 +365,212 @@ START_TEST(names_known_by_bytes_and_code_page)
 	ck_assert_str_eq(s->objects[1].instances[0].name, "cafe");
 	/* 'c' 'a' 'f' 'e': U+6163, U+6566 */
 	ck_assert_str_eq(s->objects[2].instances[0].name, "\xe6\x85\xa3\xe6\x95\xa6");
+}
+END_TEST
+
+/* A snapshot of system: processes (object 230, names in code page cp,
+ * or UTF-16LE for 0) and threads (object 232, UTF-16LE, parents[i] the
+ * process of thread i, no thread object for nthreads 0). */
+static void
+build_named(struct bld *b, const char *system, uint32_t cp, const char *const *procs,
+            size_t nprocs, const char *const *threads, const uint32_t *parents,
+            size_t nthreads)
+{
+	pdb_begin(b, 104, system);
+	obj_begin(b, 230, (int32_t)nprocs, cp, 1);
+	def(b, 6, RAWCOUNT, 4, 0);
+	defs_end(b);
+	for (size_t i = 0; i < nprocs; i++) {
+		if (cp)
+			inst(b, procs[i], strlen(procs[i]) + 1, 0, 0);
+		else
+			inst16(b, procs[i], 0, 0);
+		cblock(b, 4);
+	}
+	obj_end(b);
+	if (nthreads) {
+		obj_begin(b, 232, (int32_t)nthreads, 0, 1);
+		def(b, 6, RAWCOUNT, 4, 0);
+		defs_end(b);
+		for (size_t i = 0; i < nthreads; i++) {
+			inst16(b, threads[i], 230, parents[i]);
+			cblock(b, 4);
+		}
+		obj_end(b);
+	}
+	pdb_end(b);
+}
+
+/* An object of one raw count and one instance, its counter block data
+ * bytes long. */
+static void
+one_instance(struct bld *b, uint32_t title, const char *name, uint32_t parent_title,
+             uint32_t parent, size_t data)
+{
+	obj_begin(b, title, 1, 0, 1);
+	def(b, 6, RAWCOUNT, 4, 0);
+	defs_end(b);
+	inst16(b, name, parent_title, parent);
+	cblock(b, data);
+	obj_end(b);
+}
+
+/* A thread (object 232) before its process (object 230, "svchost"),
+ * or without it (and the block no shorter: pad bytes of counter data). */
+static void
+build_threads_first(struct bld *b, bool with_process)
+{
+	pdb_begin(b, 104, "A");
+	one_instance(b, 232, "0", 230, 0, with_process ? 4 : 260);
+	if (with_process)
+		one_instance(b, 230, "svchost", 0, 0, 4);
+	pdb_end(b);
+}
+
+static void
+expect_names(const struct wp_snapshot *s, size_t object, const char *const *want, size_t n)
+{
+	ck_assert_uint_gt(s->nobjects, object);
+	ck_assert_uint_eq(s->objects[object].ninstances, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(s->objects[object].instances[i].name, want[i]);
+}
+
+static const struct wp_snapshot *
+walk_with(struct wp_walker *w, struct bld *b)
+{
+	const struct wp_snapshot *s = NULL;
+	struct wp_fault f = { NULL, 0 };
+
+	ck_assert_int_eq(wp_walk(w, span_make(b->b, b->len), &s, &f), PM_OK);
+	return s;
+}
+
+/* A system's snapshot whose names are made from what its last one's
+ * were is named as that one, from its memo; every change in what names
+ * are made from (a name's bytes, a parent, a code page, an instance or
+ * an object more or less) names the snapshot anew, two systems taking
+ * turns.
+ * Expected names written out by hand, as perfmon shows them. */
+START_TEST(names_as_last_snapshot)
+{
+	static const char *const procs[] = { "svchost", "svchost", "svc" };
+	static const char *const procs2[] = { "svchost", "svchost", "svchost" };
+	static const char *const threads[] = { "0", "0", "0" };
+	static const uint32_t parents[] = { 1, 1, 7 };
+	static const uint32_t parents2[] = { 2, 1, 7 };
+	static const char *const want_p[] = { "svchost", "svchost#1", "svc" };
+	static const char *const want_p2[] = { "svchost", "svchost#1", "svchost#2" };
+	static const char *const want_t[] = { "svchost/0", "svchost/0#1", "0" };
+	static const char *const want_t2[] = { "svc/0", "svchost/0", "0" };
+	static const char *const other[] = { "x", "y" };
+	static const char *const cafe[] = { "caf\xE9" };
+	static const char *const want_1252[] = { "caf\xc3\xa9" };
+	static const char *const want_850[] = { "caf\xc3\x9a" };
+	static const struct {
+		const char *system;
+		uint32_t cp;
+		const char *const *procs;
+		size_t nprocs;
+		const uint32_t *parents;  /* of threads[], NULL for none */
+		size_t nthreads;
+		const char *const *want_procs, *const *want_threads;
+	} steps[] = {
+		/* two systems taking turns, their names as before */
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
+		{ "B", 0, other, 2, NULL, 0, other, NULL },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
+		{ "B", 0, other, 2, NULL, 0, other, NULL },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
+		/* a name's bytes */
+		{ "A", 0, procs2, 3, parents, 3, want_p2, want_t },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
+		/* a parent */
+		{ "A", 0, procs, 3, parents2, 3, want_p, want_t2 },
+		/* a thread less, then none: the object gone */
+		{ "A", 0, procs, 3, parents, 2, want_p, want_t },
+		{ "A", 0, procs, 3, NULL, 0, want_p, NULL },
+		/* the same bytes in another code page */
+		{ "A", 1252, cafe, 1, NULL, 0, want_1252, NULL },
+		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL },
+		{ "A", 1252, cafe, 1, NULL, 0, want_1252, NULL },
+		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL },
+	};
+	struct wp_walker *w;
+	const struct wp_snapshot *s;
+	struct bld b;
+
+	ck_assert_int_eq(wp_walker_open(&w), PM_OK);
+	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+		build_named(&b, steps[i].system, steps[i].cp, steps[i].procs, steps[i].nprocs,
+		            threads, steps[i].parents, steps[i].nthreads);
+		s = walk_with(w, &b);
+		ck_assert_str_eq(s->system, steps[i].system);
+		ck_assert_uint_eq(s->nobjects, steps[i].nthreads ? 2 : 1);
+		expect_names(s, 0, steps[i].want_procs, steps[i].nprocs);
+		if (steps[i].nthreads)
+			expect_names(s, 1, steps[i].want_threads, steps[i].nthreads);
+	}
+	/* an object less after the ones named: a parent gone */
+	build_threads_first(&b, true);
+	s = walk_with(w, &b);
+	ck_assert_str_eq(s->objects[0].instances[0].name, "svchost/0");
+	build_threads_first(&b, false);
+	s = walk_with(w, &b);
+	ck_assert_str_eq(s->objects[0].instances[0].name, "0");
+	wp_walker_close(w);
+}
+END_TEST
+
+/* A process of a long name and many threads under it, whose joined
+ * names (each the process's name and more) pass 8 times the block's
+ * length unless pad bytes of counter data make the block longer. */
+static void
+build_long_parent(struct bld *b, size_t pad)
+{
+	uint8_t name[2 * 400 + 2] = { 0 };
+
+	for (size_t i = 0; i < 400; i++)
+		name[2 * i] = 'p';
+	pdb_begin(b, 104, "L");
+	obj_begin(b, 230, 1, 0, 1);
+	def(b, 6, RAWCOUNT, 4, 0);
+	defs_end(b);
+	inst(b, name, sizeof name, 0, 0);
+	cblock(b, 4 + pad);
+	obj_end(b);
+	obj_begin(b, 232, 100, 0, 1);
+	def(b, 6, RAWCOUNT, 4, 0);
+	defs_end(b);
+	for (int i = 0; i < 100; i++) {
+		inst16(b, "0", 230, 0);
+		cblock(b, 4);
+	}
+	obj_end(b);
+	pdb_end(b);
+}
+
+/* The names' bound holds for a block named from a memo as for one named
+ * anew: names that fit a long block do not fit a short one. */
+START_TEST(names_bound_after_memo)
+{
+	struct wp_walker *w;
+	struct wp_fault f = { NULL, 0 };
+	const struct wp_snapshot *s;
+	struct bld b;
+
+	ck_assert_int_eq(wp_walker_open(&w), PM_OK);
+	build_long_parent(&b, 6000);
+	ck_assert_int_eq(wp_walk(w, span_make(b.b, b.len), &s, &f), PM_OK);
+	/* the last thread: the process's 400 p, then /0#99 */
+	char want[400 + sizeof "/0#99"];
+	memset(want, 'p', 400);
+	memcpy(want + 400, "/0#99", sizeof "/0#99");
+	ck_assert_str_eq(s->objects[1].instances[99].name, want);
+	build_long_parent(&b, 0);
+	ck_assert_int_eq(wp_walk(w, span_make(b.b, b.len), &s, &f), PM_E_PERF_BLOCK);
+	ck_assert_str_eq(f.rule, "names: UTF-8 names, parents joined, <= 8 x TotalByteLength");
+	wp_walker_close(w);
 }
 END_TEST
 
@@ -791,6 +999,8 @@ unit_suite(void)
 	tcase_add_test(tc, parents_and_repeats);
 	tcase_add_test(tc, codepage_and_utf16_names);
 	tcase_add_test(tc, names_known_by_bytes_and_code_page);
+	tcase_add_test(tc, names_as_last_snapshot);
+	tcase_add_test(tc, names_bound_after_memo);
 	tcase_add_test(tc, definitions_known_by_bytes);
 	tcase_add_test(tc, pdb_vectors);
 	tcase_add_test(tc, object_vectors);
