@@ -870,11 +870,13 @@ wp_walk(struct wp_walker *w, struct span b, const struct wp_snapshot **out,
 	if (w->memo && memo_fits(w->memo, w->ninstances, w->block_len)) {
 		if (!take_memo(w))
 			return no_room(w, f);
+		w->snap.names = w->memo->number;
 	} else if ((w->memo && !memo_miss(w)) || !name_instances(w)) {
 		return no_room(w, f);
 	} else {
-		memo_keep(&w->memos, w->block_len, w->objects, w->snap.nobjects, w->sources,
-		          w->ninstances, w->text, w->ntext, w->system_at, w->names);
+		w->snap.names = memo_keep(&w->memos, w->block_len, w->objects, w->snap.nobjects,
+		                          w->sources, w->ninstances, w->text, w->ntext,
+		                          w->system_at, w->names);
 	}
 	point_into_tables(w);
 	*out = &w->snap;

@@ -73,6 +73,9 @@ struct wp_snapshot {
 	size_t nobjects;
 	const struct wp_object *objects;
 	uint64_t nodata, unknown; /* counter definitions skipped, by reason */
+	/* the instances' names: snapshots of one walker with the same number
+	 * have the same names, in the same order; 0 unnumbered */
+	uint64_t names;
 };
 
 /* Where a block broke a rule: the rule (validate.h) and the byte of the

@@ -45,6 +45,7 @@ struct laid {
  * snapshot of the same layout finds its series there, checked, without
  * the index; and its objects (none until a snapshot was cooked whole). */
 struct system {
+	uint64_t names;     /* of its previous snapshot (block.h), 0 none */
 	int64_t time;
 	uint64_t perf_time, time_100ns;
 	uint64_t serial;
@@ -390,14 +391,18 @@ same_object(const struct system *y, size_t had, size_t i, const struct wp_object
 
 /* Whether the row of object o at place p, of the previous snapshot's
  * object there, was of the instance named name: then each of its shown
- * counters has its series at its place. */
+ * counters has its series at its place. A snapshot named as the system's
+ * previous one (their names' number, block.h) has each name where it
+ * was: only whether there is a series is looked at. */
 static bool
 same_row(const struct wp_cook *c, const struct system *y, const struct wp_object *o,
-         size_t p, const char *name)
+         size_t p, const char *name, bool named_as_before)
 {
 	for (size_t ci = 0; ci < o->ncounters; ci++)
 		if (o->counters[ci].role == WP_SHOWN)
-			return y->at[p + ci] && strcmp(c->cat[y->at[p + ci] - 1].instance, name) == 0;
+			return y->at[p + ci] &&
+			       (named_as_before ||
+			        strcmp(c->cat[y->at[p + ci] - 1].instance, name) == 0);
 	return true;
 }
 
@@ -409,7 +414,7 @@ cook(struct wp_cook *c, const struct wp_snapshot *s, const char *input,
 	struct system *y;
 	uint32_t source;
 	size_t n = 0, p = 0, places = values_in(s), had;
-	bool back;
+	bool back, named_as_before;
 	pm_status st;
 
 	if ((st = sources_intern(c->src, s->system, strlen(s->system), &source)) != PM_OK)
@@ -419,7 +424,9 @@ cook(struct wp_cook *c, const struct wp_snapshot *s, const char *input,
 	    !grow_table((void **)&y->laid, &y->laid_cap, s->nobjects, sizeof *y->laid))
 		return PM_E_NOMEM;
 	had = y->nlaid;
-	y->nlaid = 0;  /* until this snapshot is cooked whole */
+	named_as_before = s->names && s->names == y->names;
+	y->nlaid = 0;  /* until this snapshot is cooked whole (names too:
+	                  they are looked at only where objects are laid) */
 	back = y->serial && went_back(y, s);
 	for (size_t i = 0; i < s->nobjects; i++) {
 		const struct wp_object *o = &s->objects[i];
@@ -432,7 +439,7 @@ cook(struct wp_cook *c, const struct wp_snapshot *s, const char *input,
 			                 o->ninstances ? o->instances[r].name : "" };
 			const uint64_t *row = o->values + r * o->ncounters;
 			const char *instance = NULL;
-			if (same && same_row(c, y, o, p, k.instance)) {
+			if (same && same_row(c, y, o, p, k.instance, named_as_before)) {
 				/* every series at its place: a loop of its own */
 				for (size_t ci = 0; ci < o->ncounters; ci++, p++)
 					if (o->counters[ci].role == WP_SHOWN)
@@ -454,6 +461,7 @@ cook(struct wp_cook *c, const struct wp_snapshot *s, const char *input,
 		}
 	}
 	y->nlaid = s->nobjects;
+	y->names = s->names;
 	*f = (struct series_frame){ .source = source, .input = input,
 	                            .start = y->serial ? y->time : s->time, .end = s->time,
 	                            .v = c->vals, .n = n, .catalogue = c->cat, .nseries = c->n };

@@ -97,7 +97,7 @@ slot_for(struct wp_memos *m, const char *system)
 	return pick;
 }
 
-void
+uint64_t
 memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
           size_t nobjects, const struct memo_source *sources, size_t ninstances,
           const char *text, size_t ntext, size_t system_at, const struct name_at *names)
@@ -113,12 +113,12 @@ memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
 	x->set = false;
 	if (l.end > MEMO_MAX_BYTES) {
 		forget(x);
-		return;
+		return 0;
 	}
 	if (l.end > x->cap) {
 		if (!(p = realloc(x->objects, l.end))) {
 			forget(x);
-			return;
+			return 0;
 		}
 		x->cap = l.end;
 	} else {
@@ -148,5 +148,7 @@ memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
 	x->system_at = system_at;
 	x->block_len = block_len;
 	x->used = ++m->clock;
+	x->number = ++m->numbered;
 	x->set = true;
+	return x->number;
 }

@@ -48,6 +48,7 @@ struct memo_object {
 
 struct wp_memo {
 	bool set;
+	uint64_t number;            /* its names' (wp_snapshot.names) */
 	uint64_t used;              /* when it was last found or kept */
 	size_t block_len;           /* of the block its names were made in */
 	struct memo_object *objects;
@@ -63,6 +64,7 @@ struct wp_memo {
 struct wp_memos {
 	struct wp_memo slot[MEMO_SLOTS];
 	uint64_t clock;
+	uint64_t numbered;          /* names numbered so far */
 };
 
 void memo_free(struct wp_memos *m);
@@ -88,10 +90,12 @@ bool memo_fits(const struct wp_memo *m, size_t ninstances, size_t block_len);
 
 /* The names of a snapshot just made (text, and names into it, the
  * system's name at system_at), of its objects and instances made from
- * sources, kept as its system's memo; none is kept for the system when
- * they pass MEMO_MAX_BYTES or memory runs out. */
-void memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
-               size_t nobjects, const struct memo_source *sources, size_t ninstances,
-               const char *text, size_t ntext, size_t system_at, const struct name_at *names);
+ * sources, kept as its system's memo, and numbered: their number; none is
+ * kept for the system (0) when they pass MEMO_MAX_BYTES or memory runs
+ * out. */
+uint64_t memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
+                   size_t nobjects, const struct memo_source *sources, size_t ninstances,
+                   const char *text, size_t ntext, size_t system_at,
+                   const struct name_at *names);
 
 #endif

@@ -3,7 +3,8 @@
  * snapshot, the windows of a second with D and TB from each type's time
  * base, PRECISION timers' D from their timestamp counter, a 4-byte wrap, a
  * 64-bit reset, a clock going back, two systems interleaved, instances
- * coming and going or renamed, bases and NODATA skipped, the series'
+ * coming and going or renamed, names numbered as before trusted, bases
+ * and NODATA skipped, the series'
  * names, and a cook primed at a cut of a file (--jobs) pairing as the
  * whole reading does. Every expected figure is worked out by hand beside
  * it from the raw values the test sets. */
@@ -610,27 +611,30 @@ START_TEST(moved_instances_keep_their_series)
 }
 END_TEST
 
+/* Instances a and b, then b renamed c; the values of counters 6 and 16
+ * of each at three snapshots. */
+static const struct wp_instance renamed_ab[] = { { .name = "a", .unique_id = -1 },
+                                                 { .name = "b", .unique_id = -1 } };
+static const struct wp_instance renamed_ac[] = { { .name = "a", .unique_id = -1 },
+                                                 { .name = "c", .unique_id = -1 } };
+static const uint64_t renamed_v1[] = { 1000000, 5,   2000000, 6 };
+static const uint64_t renamed_v2[] = { 3000000, 7,   9000000, 8 };
+static const uint64_t renamed_v3[] = { 4000000, 9,   9500000, 10 };
+
 /* An object of numbered definitions (block.h) at the same place: a row
  * whose instance was renamed is a new series, found through the index,
  * not the one at its place; the old name back is the old series, whose
  * previous sample is not the system's previous snapshot. */
 START_TEST(renamed_instance_of_known_definitions)
 {
-	static const struct wp_instance ab[] = { { .name = "a", .unique_id = -1 },
-	                                         { .name = "b", .unique_id = -1 } };
-	static const struct wp_instance ac[] = { { .name = "a", .unique_id = -1 },
-	                                         { .name = "c", .unique_id = -1 } };
-	static const uint64_t v1[] = { 1000000, 5,   2000000, 6 };
-	static const uint64_t v2[] = { 3000000, 7,   9000000, 8 };
-	static const uint64_t v3[] = { 4000000, 9,   9500000, 10 };
 	struct wp_snapshot s;
 	uint32_t b16;
 
-	s = cpu_snapshot(100, ab, 2, v1);
+	s = cpu_snapshot(100, renamed_ab, 2, renamed_v1);
 	cpu_obj.defs = 5;
 	add(&s);
 	b16 = must(0, 16, "b")->v.series;
-	s = cpu_snapshot(110, ac, 2, v2);
+	s = cpu_snapshot(110, renamed_ac, 2, renamed_v2);
 	cpu_obj.defs = 5;
 	add(&s);
 	ck_assert_uint_eq(got[1].n, 3);  /* c is new: no window of counter 6 */
@@ -639,7 +643,7 @@ START_TEST(renamed_instance_of_known_definitions)
 	ck_assert_uint_ne(must(1, 16, "c")->v.series, b16);
 	ck_assert_uint_eq(must(1, 16, "c")->v.w.n, 8);
 	ck_assert_uint_eq(must(1, 6, "a")->v.w.n, 2000000);   /* 3,000,000 - 1,000,000 */
-	s = cpu_snapshot(120, ab, 2, v3);
+	s = cpu_snapshot(120, renamed_ab, 2, renamed_v3);
 	cpu_obj.defs = 5;
 	add(&s);
 	ck_assert_uint_eq(got[2].n, 3);  /* b's previous sample is two back */
@@ -648,6 +652,42 @@ START_TEST(renamed_instance_of_known_definitions)
 	ck_assert_uint_eq(must(2, 16, "b")->v.w.n, 10);
 	ck_assert_uint_eq(must(2, 6, "a")->v.w.n, 1000000);   /* 4,000,000 - 3,000,000 */
 	ck_assert_uint_eq(wp_cook_resets(cook), 0);
+}
+END_TEST
+
+/* A snapshot whose names have the number of its system's previous one's
+ * (block.h: then they are the same names, in the same order) is paired
+ * place by place without comparing names: given other names under that
+ * number, which no walk does, the cook trusts the number. Unnumbered
+ * names (0) are compared, and so are those after them. */
+START_TEST(names_numbered_as_before_are_not_compared)
+{
+	static const uint64_t v4[] = { 5000000, 11,  9900000, 12 };
+	static const struct {
+		const struct wp_instance *inst;
+		const uint64_t *v;
+		uint64_t names;
+	} steps[] = { { renamed_ab, renamed_v1, 7 }, { renamed_ac, renamed_v2, 7 }, { renamed_ac, renamed_v3, 0 }, { renamed_ab, v4, 0 } };
+	struct wp_snapshot s;
+
+	for (size_t i = 0; i < 4; i++) {
+		s = cpu_snapshot(100 + 10 * (int64_t)i, steps[i].inst, 2, steps[i].v);
+		cpu_obj.defs = 5;
+		s.names = steps[i].names;
+		add(&s);
+	}
+	/* numbered as before: the second row is b's, its window 9,000,000 -
+	 * 2,000,000 */
+	ck_assert_ptr_null(find(1, 16, "c"));
+	ck_assert_uint_eq(must(1, 6, "b")->v.w.n, 7000000);
+	/* unnumbered: c is a series of its own, without a previous sample */
+	ck_assert_ptr_null(find(2, 6, "c"));
+	ck_assert_uint_eq(must(2, 16, "c")->v.w.n, 10);
+	/* and b again: its previous sample two back, no window */
+	ck_assert_ptr_null(find(3, 16, "c"));
+	ck_assert_ptr_null(find(3, 6, "b"));
+	ck_assert_uint_eq(must(3, 16, "b")->v.w.n, 12);
+	ck_assert_uint_eq(must(3, 6, "a")->v.w.n, 1000000);   /* 5,000,000 - 4,000,000 */
 }
 END_TEST
 
@@ -761,6 +801,7 @@ unit_suite(void)
 	tcase_add_test(tc, new_instance_has_no_window);
 	tcase_add_test(tc, moved_instances_keep_their_series);
 	tcase_add_test(tc, renamed_instance_of_known_definitions);
+	tcase_add_test(tc, names_numbered_as_before_are_not_compared);
 	tcase_add_test(tc, object_with_zero_instances_gives_nothing);
 	tcase_add_test(tc, primed_cook_pairs_as_one_reading);
 	suite_add_tcase(s, tc);

@@ -450,7 +450,8 @@ walk_with(struct wp_walker *w, struct bld *b)
  * were is named as that one, from its memo; every change in what names
  * are made from (a name's bytes, a parent, a code page, an instance or
  * an object more or less) names the snapshot anew, two systems taking
- * turns.
+ * turns; the snapshots named from a memo have the number of its names,
+ * the others a number of their own.
  * Expected names written out by hand, as perfmon shows them. */
 START_TEST(names_as_last_snapshot)
 {
@@ -475,27 +476,30 @@ START_TEST(names_as_last_snapshot)
 		const uint32_t *parents;  /* of threads[], NULL for none */
 		size_t nthreads;
 		const char *const *want_procs, *const *want_threads;
+		bool as_before;   /* the names' number of the system's last one */
 	} steps[] = {
 		/* two systems taking turns, their names as before */
-		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
-		{ "B", 0, other, 2, NULL, 0, other, NULL },
-		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
-		{ "B", 0, other, 2, NULL, 0, other, NULL },
-		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t, false },
+		{ "B", 0, other, 2, NULL, 0, other, NULL, false },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t, true },
+		{ "B", 0, other, 2, NULL, 0, other, NULL, true },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t, true },
 		/* a name's bytes */
-		{ "A", 0, procs2, 3, parents, 3, want_p2, want_t },
-		{ "A", 0, procs, 3, parents, 3, want_p, want_t },
+		{ "A", 0, procs2, 3, parents, 3, want_p2, want_t, false },
+		{ "A", 0, procs, 3, parents, 3, want_p, want_t, false },
 		/* a parent */
-		{ "A", 0, procs, 3, parents2, 3, want_p, want_t2 },
+		{ "A", 0, procs, 3, parents2, 3, want_p, want_t2, false },
 		/* a thread less, then none: the object gone */
-		{ "A", 0, procs, 3, parents, 2, want_p, want_t },
-		{ "A", 0, procs, 3, NULL, 0, want_p, NULL },
+		{ "A", 0, procs, 3, parents, 2, want_p, want_t, false },
+		{ "A", 0, procs, 3, NULL, 0, want_p, NULL, false },
 		/* the same bytes in another code page */
-		{ "A", 1252, cafe, 1, NULL, 0, want_1252, NULL },
-		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL },
-		{ "A", 1252, cafe, 1, NULL, 0, want_1252, NULL },
-		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL },
+		{ "A", 1252, cafe, 1, NULL, 0, want_1252, NULL, false },
+		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL, false },
+		{ "A", 1252, cafe, 1, NULL, 0, want_1252, NULL, false },
+		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL, false },
+		{ "A", 850, cafe, 1, NULL, 0, want_850, NULL, true },
 	};
+	uint64_t last[2] = { 0, 0 };  /* A's and B's names' numbers */
 	struct wp_walker *w;
 	const struct wp_snapshot *s;
 	struct bld b;
@@ -506,6 +510,10 @@ START_TEST(names_as_last_snapshot)
 		            threads, steps[i].parents, steps[i].nthreads);
 		s = walk_with(w, &b);
 		ck_assert_str_eq(s->system, steps[i].system);
+		uint64_t *was = &last[steps[i].system[0] == 'B'];
+		ck_assert_uint_ne(s->names, 0);
+		ck_assert(steps[i].as_before == (s->names == *was));
+		*was = s->names;
 		ck_assert_uint_eq(s->nobjects, steps[i].nthreads ? 2 : 1);
 		expect_names(s, 0, steps[i].want_procs, steps[i].nprocs);
 		if (steps[i].nthreads)
