@@ -105,6 +105,10 @@ csvw_raw_growing(struct csvw *w, const char *s, size_t n)
 	}
 }
 
+/* The bytes that make a field quoted wherever they are in it. */
+static const bool quoted_byte[256] = { [','] = true, ['"'] = true, ['\n'] = true,
+                                       ['\r'] = true };
+
 /* Whether RFC 4180 wants the field quoted: a comma, quote or line break in
  * it, or a blank at either end (which readers may trim). */
 static int
@@ -115,7 +119,7 @@ needs_quotes(const char *s, size_t n)
 	if (s[0] == ' ' || s[n - 1] == ' ')
 		return 1;
 	for (size_t i = 0; i < n; i++)
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+		if (quoted_byte[(unsigned char)s[i]])
 			return 1;
 	return 0;
 }

@@ -424,21 +424,22 @@ series_report_close(struct series_report *r)
 /* ---------------------------------------------------------------------- */
 /* Binding series to rows */
 
+/* A key's four fields (object, counter, instance, type), found in one
+ * pass; those past its last field empty. */
+struct key_fields {
+	const char *s[4];
+	size_t n[4];
+};
 
-/* Field k of a key, n bytes at the pointer returned. */
-static const char *
-key_field(const char *key, unsigned k, size_t *n)
+static void
+split_key(const char *key, struct key_fields *f)
 {
-	for (; k > 0; k--) {
-		const char *sep = strchr(key, KEY_SEP);
-		if (!sep) {
-			*n = 0;
-			return "";
-		}
-		key = sep + 1;
+	for (unsigned k = 0; k < 4; k++) {
+		const char *sep = key ? strchr(key, KEY_SEP) : NULL;
+		f->s[k] = key ? key : "";
+		f->n[k] = sep ? (size_t)(sep - key) : key ? strlen(key) : 0;
+		key = sep ? sep + 1 : NULL;
 	}
-	*n = strcspn(key, "\x1f");
-	return key;
 }
 
 /* The key of series s in this report's rows, interned. */
@@ -1219,13 +1220,11 @@ stat_cell(const struct series_report *r, size_t c, const struct stat *st,
  * names; a row per instance, only its instance (the definition allows no
  * other). */
 static void
-row_text(const struct series_report *r, const struct row *w, enum rpt_text t,
-         struct sink_cell *out)
+row_text(const struct series_report *r, const struct row *w, const struct key_fields *f,
+         enum rpt_text t, struct sink_cell *out)
 {
 	static const enum rpt_text fields[] = { TEXT_OBJECT, TEXT_COUNTER, TEXT_INSTANCE,
 	                                        TEXT_TYPE };
-	const char *key = r->keys.t[w->key];
-	size_t n = 0;
 
 	*out = (struct sink_cell){ .kind = SINK_TEXT };
 	out->v.text.s = "";
@@ -1233,12 +1232,13 @@ row_text(const struct series_report *r, const struct row *w, enum rpt_text t,
 		text_cell(out, sources_name(r->src, w->source));
 	} else if (r->def->rows == ROWS_INSTANCE) {
 		if (t == TEXT_INSTANCE)
-			text_cell(out, key);
+			text_cell(out, r->keys.t[w->key]);
 	} else {
 		for (unsigned k = 0; k < 4; k++)
-			if (fields[k] == t)
-				out->v.text.s = key_field(key, k, &n);
-		out->v.text.n = n;
+			if (fields[k] == t) {
+				out->v.text.s = f->s[k];
+				out->v.text.n = f->n[k];
+			}
 	}
 }
 
@@ -1248,7 +1248,10 @@ emit(struct series_report *r, const struct row *w, const struct stat *stats)
 	const struct rpt_def *def = r->def;
 	struct sink_cell *cells = r->cells;
 	bool periodic = r->o.by == BY_HOUR || r->o.by == BY_DAY;
+	struct key_fields f;
 
+	if (def->rows != ROWS_INSTANCE)
+		split_key(r->keys.t[w->key], &f);
 	text_cell(&cells[0], sources_name(r->src, w->source));
 	stamp_cell(r, &cells[1], periodic ? w->period : w->first);
 	stamp_cell(r, &cells[2], periodic ? period_end(r->o.by, r->o.zone, w->period) : w->last);
@@ -1256,7 +1259,7 @@ emit(struct series_report *r, const struct row *w, const struct stat *stats)
 		if (def->cols[c].series)
 			stat_cell(r, c, &stats[r->col_stat[c]], &cells[3 + c]);
 		else
-			row_text(r, w, def->cols[c].text, &cells[3 + c]);
+			row_text(r, w, &f, def->cols[c].text, &cells[3 + c]);
 	}
 	if (!r->o.rows_input)
 		r->sink->row(r->sink, cells, false);

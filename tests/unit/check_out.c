@@ -6,13 +6,14 @@
  * errors='replace' (worked out with Python, and by hand from Unicode's
  * Table 3-7); --columns picking and refusing columns; figures worked
  * out by the CSV writer from a frame's words (row_x), their digits worked
- * out by hand. */
+ * out by hand; CSV text fields quoted where RFC 4180 wants it. */
 #include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out/cell.h"
+#include "out/csvw.h"
 #include "out/columns.h"
 #include "out/csvout.h"
 #include "out/jsonout.h"
@@ -192,6 +193,39 @@ START_TEST(csv_formulas)
 	                 "source,start,waits,avg_ms,label\n"
 	                 "SYSA,2025-03-03 10:00:00,42,0.667,\"a,b\"\n");
 	free(buf);
+}
+END_TEST
+
+/* A text field quoted where RFC 4180 wants it: a comma, a quote (doubled
+ * inside), a line feed or carriage return anywhere, a blank at either
+ * end; not otherwise, blanks inside and other punctuation included. */
+START_TEST(csv_quotes_where_needed)
+{
+	static const struct { const char *in, *out; } fields[] = {
+		{ "plain", "plain" },
+		{ "in side;|\t", "in side;|\t" },
+		{ "a,b", "\"a,b\"" },
+		{ "say \"x\"", "\"say \"\"x\"\"\"" },
+		{ "two\nlines", "\"two\nlines\"" },
+		{ "cr\rhere", "\"cr\rhere\"" },
+		{ " lead", "\" lead\"" },
+		{ "trail ", "\"trail \"" },
+	};
+	struct csvw w;
+
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+		FILE *fp = open_memstream(&buf, &len);
+		ck_assert_int_eq(csvw_init(&w, fp), PM_OK);
+		csvw_text(&w, fields[i].in, strlen(fields[i].in));
+		csvw_end_row(&w);
+		ck_assert_int_eq(csvw_finish(&w), PM_OK);
+		csvw_free(&w);
+		ck_assert_int_eq(fclose(fp), 0);
+		ck_assert_uint_eq(len, strlen(fields[i].out) + 1);
+		ck_assert(memcmp(buf, fields[i].out, len - 1) == 0);
+		ck_assert_int_eq(buf[len - 1], '\n');
+		free(buf);
+	}
 }
 END_TEST
 
@@ -469,6 +503,7 @@ unit_suite(void)
 	tcase_add_test(tc, csv_bytes);
 	tcase_add_test(tc, formulas_join);
 	tcase_add_test(tc, csv_formulas);
+	tcase_add_test(tc, csv_quotes_where_needed);
 	tcase_add_test(tc, text_bytes);
 	tcase_add_test(tc, text_form);
 	tcase_add_test(tc, text_unknown_encoding);
