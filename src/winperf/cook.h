@@ -14,7 +14,11 @@
  * counter that wrapped is taken modulo 2^32 (the engine's rule).
  *
  * Nothing is allocated per snapshot once every series has been seen: a
- * new series, system or larger snapshot grows the tables. */
+ * new series, system or larger snapshot grows the tables.
+ *
+ * A cook takes the snapshots of one walker (block.h), whose numbers of
+ * an object's definitions and of a snapshot's names it trusts: what has
+ * the number of what its system had before is taken to be the same. */
 #ifndef WINPERF_COOK_H
 #define WINPERF_COOK_H
 
