@@ -371,13 +371,21 @@ known_name(struct wp_walker *w, uint32_t cp, struct span s, uint64_t *h)
 	return &w->known[w->known_slots[slot] - 1];
 }
 
+/* The room a name of len bytes in code page cp (0: UTF-16LE) asks for
+ * its text: what its conversion may take. */
+static size_t
+name_room(uint32_t cp, size_t len)
+{
+	return cp ? len * 4 + 1 : WP_UTF8_CAP(len);
+}
+
 /* A name in code page cp (0: UTF-16LE) into the text table at *at: its
  * text when it was converted before, else converted; the room asked for
  * is the conversion's either way, so that the names' bound holds alike. */
 static bool
 text_name(struct wp_walker *w, uint32_t cp, struct span s, size_t *at)
 {
-	size_t cap = cp ? s.len * 4 + 1 : WP_UTF8_CAP(s.len);
+	size_t cap = name_room(cp, s.len);
 	uint64_t h;
 	const struct known *k = known_name(w, cp, s, &h);
 
@@ -406,7 +414,7 @@ memo_miss(struct wp_walker *w)
 		const struct memo_source *src = &w->sources[k];
 		const char *text = w->memo->text + w->memo->names[k].raw;
 		size_t len = strlen(text) + 1;
-		if (!text_room(w, src->codepage ? src->raw.len * 4 + 1 : WP_UTF8_CAP(src->raw.len)))
+		if (!text_room(w, name_room(src->codepage, src->raw.len)))
 			return false;
 		w->names[k].raw = w->ntext;
 		memcpy(w->text + w->ntext, text, len);

@@ -4,10 +4,10 @@
 
 #include "winperf/memo.h"
 
-/* Each part of a memo in one allocation, at these offsets (a multiple of
- * 8 each, for the structs after it). */
+/* Each part of a memo in one allocation, the objects first, the others
+ * at these offsets (a multiple of 8 each, for the structs after it). */
 struct layout {
-	size_t objects, instances, names, bytes, text, end;
+	size_t instances, names, bytes, text, end;
 };
 
 static size_t
@@ -19,7 +19,7 @@ align8(size_t n)
 static struct layout
 layout_of(size_t nobjects, size_t ninstances, size_t nbytes, size_t ntext)
 {
-	struct layout l = { 0 };
+	struct layout l;
 
 	l.instances = align8(nobjects * sizeof(struct memo_object));
 	l.names = l.instances + align8(ninstances * sizeof(struct memo_instance));
@@ -43,12 +43,18 @@ memo_free(struct wp_memos *m)
 		forget(&m->slot[i]);
 }
 
+static bool
+is_of(const struct wp_memo *x, const char *system)
+{
+	return x->set && strcmp(x->text + x->system_at, system) == 0;
+}
+
 const struct wp_memo *
 memo_of(struct wp_memos *m, const char *system)
 {
 	for (size_t i = 0; i < MEMO_SLOTS; i++) {
 		struct wp_memo *x = &m->slot[i];
-		if (x->set && strcmp(x->text + x->system_at, system) == 0) {
+		if (is_of(x, system)) {
 			x->used = ++m->clock;
 			return x;
 		}
@@ -70,7 +76,8 @@ memo_instance_same(const struct wp_memo *m, size_t k, const struct memo_source *
 	if (k >= m->ninstances)
 		return false;
 	const struct memo_instance *x = &m->instances[k];
-	return x->raw_len == s->raw.len && x->parent_title == s->parent_title && x->parent_instance == s->parent_instance &&
+	return x->raw_len == s->raw.len && x->parent_title == s->parent_title &&
+	       x->parent_instance == s->parent_instance &&
 	       memcmp(m->bytes + x->raw_at, s->raw.p, s->raw.len) == 0;
 }
 
@@ -89,7 +96,7 @@ slot_for(struct wp_memos *m, const char *system)
 
 	for (size_t i = 0; i < MEMO_SLOTS; i++) {
 		struct wp_memo *x = &m->slot[i];
-		if (x->set && strcmp(x->text + x->system_at, system) == 0)
+		if (is_of(x, system))
 			return x;
 		if (pick->set && (!x->set || x->used < pick->used))
 			pick = x;
@@ -103,7 +110,7 @@ memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
           const char *text, size_t ntext, size_t system_at, const struct name_at *names)
 {
 	struct wp_memo *x = slot_for(m, text + system_at);
-	size_t nbytes = 0;
+	size_t nbytes = 0, at = 0;
 	struct layout l;
 	unsigned char *p;
 
@@ -132,13 +139,12 @@ memo_keep(struct wp_memos *m, size_t block_len, const struct wp_object *objects,
 	for (size_t i = 0; i < nobjects; i++)
 		x->objects[i] = (struct memo_object){ objects[i].title, objects[i].codepage,
 		                                      objects[i].num_instances };
-	x->nbytes = 0;
 	for (size_t k = 0; k < ninstances; k++) {
 		const struct memo_source *s = &sources[k];
-		x->instances[k] = (struct memo_instance){ x->nbytes, s->raw.len, s->parent_title,
+		x->instances[k] = (struct memo_instance){ at, s->raw.len, s->parent_title,
 		                                          s->parent_instance };
-		memcpy(x->bytes + x->nbytes, s->raw.p, s->raw.len);
-		x->nbytes += s->raw.len;
+		memcpy(x->bytes + at, s->raw.p, s->raw.len);
+		at += s->raw.len;
 	}
 	memcpy(x->names, names, ninstances * sizeof *names);
 	memcpy(x->text, text, ntext);

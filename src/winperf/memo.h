@@ -57,7 +57,7 @@ struct wp_memo {
 	uint8_t *bytes;             /* the instances' name bytes */
 	char *text;                 /* the walker's text, the system's name
 	                               at system_at */
-	size_t nobjects, ninstances, nbytes, ntext, system_at;
+	size_t nobjects, ninstances, ntext, system_at;
 	size_t cap;                 /* bytes allocated for all of them */
 };
 
