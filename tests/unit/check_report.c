@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "out/cell.h"
 #include "report/metric.h"
 #include "pmim/binding.h"
@@ -24,96 +25,6 @@ static struct schema *schema;
 static struct sources src;
 static struct rpt_def def;
 static struct diag diag;
-
-/* ---------------------------------------------------------------------- */
-/* A sink that keeps the header and rows as CSV-ish lines */
-
-#define MAX_ROWS 256
-
-struct capture {
-	struct rowsink sink;
-	char names[RPT_MAX_COLUMNS + 64][RPT_NAME_MAX + 8]; /* outlive the report */
-	size_t ncols;
-	char header[8192];
-	char rows[MAX_ROWS][8192];
-	bool marked[MAX_ROWS];
-	size_t nrows;    /* rows kept */
-	size_t total;    /* rows written */
-};
-
-static struct capture cap;
-
-static pm_status
-cap_begin(struct rowsink *s, const struct sink_column *cols, size_t n, bool form)
-{
-	struct capture *c = (struct capture *)s;
-
-	(void)form;
-	c->ncols = n;
-	c->header[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		strcat(c->header, i ? "," : "");
-		strcat(c->header, cols[i].name);
-		strcpy(c->names[i], cols[i].name);
-	}
-	return PM_OK;
-}
-
-static void
-cap_row(struct rowsink *s, const struct sink_cell *cells, bool marked)
-{
-	struct capture *c = (struct capture *)s;
-	char *r = c->rows[c->nrows];
-
-	c->total++;
-	if (c->nrows == MAX_ROWS)
-		return;
-	r[0] = '\0';
-	for (size_t i = 0; i < c->ncols; i++) {
-		char buf[CELL_FORMAT_MAX];
-		size_t n;
-		const char *text = cell_bytes(&cells[i], buf, &n);
-
-		strcat(r, i ? "," : "");
-		strncat(r, text, n);
-	}
-	c->marked[c->nrows++] = marked;
-}
-
-static pm_status
-cap_end(struct rowsink *s, const struct report_meta *m)
-{
-	(void)s;
-	(void)m;
-	return PM_OK;
-}
-
-static void
-cap_close(struct rowsink *s)
-{
-	(void)s;
-}
-
-/* The value of column name in row r of the capture. */
-static const char *
-cell(size_t r, const char *name)
-{
-	static char out[256];
-	const char *p = cap.rows[r];
-
-	ck_assert_uint_lt(r, cap.nrows);
-	for (size_t i = 0; i < cap.ncols; i++) {
-		size_t n = strcspn(p, ",");
-		if (strcmp(cap.names[i], name) == 0) {
-			memcpy(out, p, n);
-			out[n] = '\0';
-			return out;
-		}
-		p += n + (p[n] == ',');
-	}
-	ck_abort_msg("no column %s", name);
-	return NULL;
-}
 
 /* The row of bucket label among rows of a waits report, from row `from`. */
 static size_t
@@ -203,9 +114,7 @@ open_report(const char *text, enum report_by by)
 	pm_status st;
 
 	load(text);
-	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
-	st = report_open(&r, &def, schema, &src, &o, &cap.sink, &diag);
+	st = report_open(&r, &def, schema, &src, &o, capture_sink(), &diag);
 	ck_assert_msg(r != NULL, "report_open: %s", pm_status_name(st));
 	return r;
 }
@@ -495,9 +404,7 @@ START_TEST(selection)
 	struct report *r;
 
 	load(tasks_rpt);
-	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
-	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
+	ck_assert(report_open(&r, &def, schema, &src, &o, capture_sink(), &diag) == PM_OK);
 	ck_assert(r != NULL);
 	iv[2].parts = 0x6;
 	for (size_t i = 0; i < sizeof iv / sizeof iv[0]; i++)
@@ -525,9 +432,7 @@ matched_nothing(const struct report_opts *opts, const struct interval *iv,
 	o.max_sources = 16;
 	o.max_groups = o.max_groups ? o.max_groups : 100;
 	load(text);
-	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
-	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
+	ck_assert(report_open(&r, &def, schema, &src, &o, capture_sink(), &diag) == PM_OK);
 	ck_assert(r != NULL);
 	for (size_t i = 0; i < n; i++)
 		add(&iv[i], r);
@@ -592,9 +497,7 @@ START_TEST(group_limit)
 	struct report *r;
 
 	load(tasks_rpt);
-	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
-	ck_assert(report_open(&r, &def, schema, &src, &o, &cap.sink, &diag) == PM_OK);
+	ck_assert(report_open(&r, &def, schema, &src, &o, capture_sink(), &diag) == PM_OK);
 	add(&a, r);
 	add(&b, r);
 	add(&c, r);   /* a third group: left out, reported */

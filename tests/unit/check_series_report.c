@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "core/diag.h"
 #include "core/sources.h"
 #include "frame/series.h"
@@ -23,94 +24,6 @@
 static struct sources src;
 static struct rpt_def def;
 static struct diag diag;
-
-/* ---------------------------------------------------------------------- */
-/* A sink that keeps the header and rows as CSV-ish lines */
-
-#define MAX_ROWS 64
-
-struct capture {
-	struct rowsink sink;
-	char names[RPT_MAX_COLUMNS + 8][RPT_NAME_MAX + 8];
-	size_t ncols;
-	char header[4096];
-	char rows[MAX_ROWS][2048];
-	size_t nrows;
-	bool ended;
-};
-
-static struct capture cap;
-
-static pm_status
-cap_begin(struct rowsink *s, const struct sink_column *cols, size_t n, bool form)
-{
-	struct capture *c = (struct capture *)s;
-
-	(void)form;
-	c->ncols = n;
-	c->header[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		strcat(c->header, i ? "," : "");
-		strcat(c->header, cols[i].name);
-		strcpy(c->names[i], cols[i].name);
-	}
-	return PM_OK;
-}
-
-static void
-cap_row(struct rowsink *s, const struct sink_cell *cells, bool marked)
-{
-	struct capture *c = (struct capture *)s;
-	char *r;
-
-	(void)marked;
-	ck_assert_uint_lt(c->nrows, MAX_ROWS);
-	r = c->rows[c->nrows++];
-	r[0] = '\0';
-	for (size_t i = 0; i < c->ncols; i++) {
-		char buf[CELL_FORMAT_MAX];
-		size_t n;
-		const char *text = cell_bytes(&cells[i], buf, &n);
-
-		strcat(r, i ? "," : "");
-		strncat(r, text, n);
-	}
-}
-
-static pm_status
-cap_end(struct rowsink *s, const struct report_meta *m)
-{
-	(void)m;
-	((struct capture *)s)->ended = true;
-	return PM_OK;
-}
-
-static void
-cap_close(struct rowsink *s)
-{
-	(void)s;
-}
-
-/* The value of column name in row r of the capture. */
-static const char *
-cell(size_t r, const char *name)
-{
-	static char out[256];
-	const char *p = cap.rows[r];
-
-	ck_assert_uint_lt(r, cap.nrows);
-	for (size_t i = 0; i < cap.ncols; i++) {
-		size_t n = strcspn(p, ",");
-		if (strcmp(cap.names[i], name) == 0) {
-			memcpy(out, p, n);
-			out[n] = '\0';
-			return out;
-		}
-		p += n + (p[n] == ',');
-	}
-	ck_abort_msg("no column %s", name);
-	return NULL;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Reports */
@@ -133,9 +46,7 @@ open_with(const char *text, const struct report_opts *o)
 	st = rptdef_parse(&def, "test", text, "test.rpt", NULL, err, sizeof err);
 	ck_assert_msg(st == PM_OK, "%s", err);
 	ck_assert(rpt_is_series(&def));
-	memset(&cap, 0, sizeof cap);
-	cap.sink = (struct rowsink){ cap_begin, cap_row, cap_end, cap_close, NULL };
-	st = series_report_open(&r, &def, &src, o, &cap.sink, &diag);
+	st = series_report_open(&r, &def, &src, o, capture_sink(), &diag);
 	ck_assert_msg(r != NULL, "series_report_open: %s", pm_status_name(st));
 	return r;
 }
@@ -155,6 +66,7 @@ finish(struct series_report *r)
 
 	ck_assert(series_report_finish(r, &m) == PM_OK);
 	ck_assert(cap.ended);
+	ck_assert_uint_eq(cap.total, cap.nrows);  /* every row kept */
 	series_report_close(r);
 }
 
